@@ -1,0 +1,15 @@
+"""The registry of games: name -> Game (see analyzer/games/base.py for the contract)."""
+from importlib import import_module
+
+# module name under analyzer.games -> the name used in scenarios and on the command line
+_MODULES = {"noize": "noize"}
+
+
+def get_game(name):
+    if name not in _MODULES:
+        return None
+    return import_module(f"analyzer.games.{_MODULES[name]}").GAME
+
+
+def game_names():
+    return list(_MODULES)

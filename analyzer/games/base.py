@@ -1,0 +1,201 @@
+"""The contract every game module fulfils.
+
+A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
+- `settings`: its rule settings, each a `Param` declared once and used for defaults, validation,
+  `analyzer games`, the docs and sweeps;
+- `policies`: its bot policies, each a `Policy` with numeric `Param`s;
+- `columns(n_players)`: the names of the per-game result columns its kernel fills (int64);
+- `encode(rules, seats)`: validated settings + seats -> the arrays the kernel takes;
+- `run_batch(encoded, seed, first_game, out)`: fills out[i] with game first_game + i;
+- `trace(encoded, seed, game_index)`: the events of one game, played by the same numba code;
+- `format_event(event)`: one event as a line a person reads;
+- `metrics`, `end_conditions`: what the report shows beyond the generic sections.
+
+Every game's result columns start with the generic ones the runner and report rely on:
+`win_<s>` (1 if seat s is among the winners), `n_winners`, `length` (rounds or turns), `end`
+(index into `end_conditions`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence
+
+from analyzer.errors import MISSING, ScenarioError
+
+
+@dataclass(frozen=True)
+class Param:
+    """A rule setting or policy parameter: name, type, default, allowed range, one line of help.
+
+    kind is "int", "float", "bool" or "choice". default None means "derived" (the help says how,
+    and the game's `resolve_rules` fills it in).
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    low: float | None = None
+    high: float | None = None
+    choices: tuple[str, ...] = ()
+
+    def allowed(self) -> str:
+        if self.kind == "bool":
+            return "must be true or false"
+        if self.kind == "choice":
+            return "must be one of " + ", ".join(repr(c) for c in self.choices)
+        noun = "an integer" if self.kind == "int" else "a number"
+        return f"must be {noun} from {_fmt(self.low)} to {_fmt(self.high)}"
+
+    def validate(self, value, source, key):
+        """Return value converted to its type, or raise ScenarioError."""
+        bad = ScenarioError(source, key, value, self.allowed() + f" ({self.help})")
+        if self.kind == "bool":
+            if not isinstance(value, bool):
+                raise bad
+            return value
+        if self.kind == "choice":
+            if value not in self.choices:
+                raise bad
+            return value
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise bad
+        if self.kind == "int":
+            if isinstance(value, float):
+                if not value.is_integer():
+                    raise bad
+                value = int(value)
+        else:
+            value = float(value)
+        if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
+            raise bad
+        return value
+
+    def describe(self) -> str:
+        default = "derived" if self.default is None else repr(self.default)
+        rng = self.allowed().removeprefix("must be ")
+        return f"{self.name} (default {default}; {rng}): {self.help}"
+
+
+def _fmt(x):
+    return "-inf" if x is None else (repr(int(x)) if float(x).is_integer() else repr(x))
+
+
+@dataclass(frozen=True)
+class Policy:
+    name: str
+    code: int  # the number the kernel dispatches on
+    help: str
+    params: tuple[Param, ...] = ()
+
+    def param(self, name):
+        for p in self.params:
+            if p.name == name:
+                return p
+        return None
+
+
+@dataclass(frozen=True)
+class Seat:
+    """A validated seat: policy plus every parameter value (defaults filled in)."""
+
+    policy: str
+    params: dict
+
+
+# --- what the report shows beyond the generic sections -------------------------------------------
+@dataclass(frozen=True)
+class Ratio:
+    """sum(num) / sum(den) over games, e.g. challenges won by the challenger per challenge."""
+
+    label: str
+    num: str
+    den: str | None  # None: a per-game mean
+    percent: bool = False
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class PerSeat:
+    """A per-seat column family `<prefix><s>`: shown as a mean per seat with a histogram."""
+
+    label: str
+    prefix: str
+    help: str = ""
+
+
+@dataclass(frozen=True)
+class Histogram:
+    """A distribution plot and quantiles of one column."""
+
+    label: str
+    column: str
+    help: str = ""
+
+
+@dataclass
+class Game:
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    summary: str
+    settings: tuple[Param, ...]
+    policies: tuple[Policy, ...]
+    columns: Callable[[int], list[str]]
+    resolve_rules: Callable[[dict, int, str], dict]  # (rules with defaults, n_players, source) -> rules
+    encode: Callable[[dict, Sequence[Seat]], Any]
+    run_batch: Callable[[Any, int, int, Any], None]
+    trace: Callable[[Any, int, int], list[dict]]
+    format_event: Callable[[dict], str]
+    length_label: str = "rounds"
+    end_conditions: tuple[str, ...] = ("normal end",)
+    metrics: tuple = ()
+    default_policy: str = "random"
+    docs: str = ""
+    extra: dict = field(default_factory=dict)
+
+    def setting(self, name):
+        for p in self.settings:
+            if p.name == name:
+                return p
+        return None
+
+    def policy(self, name):
+        for p in self.policies:
+            if p.name == name:
+                return p
+        return None
+
+    def validate_rules(self, rules: dict, n_players: int, source: str) -> dict:
+        """Check rule keys and values, fill defaults, then let the game check combinations."""
+        out = {}
+        for key, value in rules.items():
+            p = self.setting(key)
+            if p is None:
+                raise ScenarioError(source, f"rules.{key}", value,
+                                    "unknown rule setting; known: " + ", ".join(s.name for s in self.settings))
+            out[key] = p.validate(value, source, f"rules.{key}")
+        for p in self.settings:
+            out.setdefault(p.name, p.default)
+        return self.resolve_rules(out, n_players, source)
+
+    def validate_seat(self, spec: dict, source: str, key: str) -> Seat:
+        name = spec.get("policy", MISSING)
+        pol = self.policy(name) if isinstance(name, str) else None
+        if pol is None:
+            raise ScenarioError(source, f"{key}.policy", name,
+                                "must be one of " + ", ".join(repr(p.name) for p in self.policies))
+        params = {}
+        for k, v in spec.items():
+            if k == "policy":
+                continue
+            p = pol.param(k)
+            if p is None:
+                known = ", ".join(p.name for p in pol.params) or "none"
+                raise ScenarioError(source, f"{key}.{k}", v,
+                                    f"not a parameter of policy {pol.name!r} (its parameters: {known})")
+            params[k] = p.validate(v, source, f"{key}.{k}")
+        for p in pol.params:
+            params.setdefault(p.name, p.default)
+        return Seat(pol.name, params)

@@ -1,0 +1,91 @@
+"""Counter-based random numbers for the numba kernels.
+
+A stream is a (key, counter) pair; each draw is SplitMix64's finaliser applied to
+key + counter * GOLDEN. The key is derived from (master seed, game index, stream number), so every
+draw depends on those three numbers and the draw's position in its stream, and on nothing else: not
+on threads, chunks or the order games run in. Any single game can be replayed on its own.
+
+Stream 0 is the deal (every shuffle of the game); stream 1 + s holds seat s's decisions. Two variants
+of a scenario therefore see the very same shuffles (common random numbers), and a policy keeps its
+own stream whatever the others do.
+
+State layout: a uint64 array of length 2 * n_streams, [key0, ctr0, key1, ctr1, ...].
+"""
+import numpy as np
+from numba import njit
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_GAME_SALT = np.uint64(0xD1B54A32D192ED03)
+_STREAM_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+_ONE = np.uint64(1)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+DEAL = 0
+
+
+def seat_stream(seat):
+    """Stream number of a seat's decisions (documentation helper; kernels use 1 + seat)."""
+    return 1 + seat
+
+
+@njit(cache=True, inline="always")
+def mix64(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def stream_key(seed, game, stream):
+    k = mix64(np.uint64(seed) + GOLDEN)
+    k = mix64(k ^ (np.uint64(game) * _GAME_SALT + GOLDEN))
+    return mix64(k ^ (np.uint64(stream) * _STREAM_SALT + GOLDEN))
+
+
+@njit(cache=True)
+def new_streams(seed, game, n_streams):
+    """Fresh state for every stream of one game."""
+    state = np.zeros(2 * n_streams, dtype=np.uint64)
+    for s in range(n_streams):
+        state[2 * s] = stream_key(seed, game, s)
+    return state
+
+
+@njit(cache=True)
+def reset_streams(state, seed, game):
+    """Re-key an existing state array for another game (no allocation)."""
+    for s in range(state.shape[0] // 2):
+        state[2 * s] = stream_key(seed, game, s)
+        state[2 * s + 1] = np.uint64(0)
+
+
+@njit(cache=True, inline="always")
+def next_u64(state, stream):
+    c = state[2 * stream + 1] + _ONE
+    state[2 * stream + 1] = c
+    return mix64(state[2 * stream] + c * GOLDEN)
+
+
+@njit(cache=True, inline="always")
+def uniform(state, stream):
+    """A float in [0, 1) with 53 random bits."""
+    return float(next_u64(state, stream) >> np.uint64(11)) * _TO_UNIT
+
+
+@njit(cache=True, inline="always")
+def below(state, stream, n):
+    """An integer in [0, n), n < 2**32 (multiply-shift; bias below n / 2**32)."""
+    x = next_u64(state, stream) >> np.uint64(32)
+    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def shuffle(state, stream, arr, n):
+    """Fisher-Yates shuffle of arr[:n] in place."""
+    for i in range(n - 1, 0, -1):
+        j = below(state, stream, i + 1)
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
