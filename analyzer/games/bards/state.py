@@ -1,0 +1,422 @@
+"""Battle of the Bards: the game state and the rule primitives (adding cards, scoring, the meme).
+
+All of a game's state lives in one int64 array `st` (layout below) so that every rule function takes
+the same few arguments and tests can build any position by hand. A tale is summarised by NF fields
+kept up to date as cards are added (size, highest audience value, latest card, set points, meme
+points under the current meme, suit counts packed 8 bits per suit, which ranks it holds once / twice /
+three times as bitmasks, and whether an Excuse blocks it), so scoring a tale or valuing a move costs
+a few integer operations. The policies (policies.py) read the same summaries.
+
+Card table columns are those of rules.py (C_SUITS, C_RANK, ...), one row per physical card.
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.games.bards.rules import (C_BARD, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE)
+
+
+MAXC = 90  # largest deck (double extended)
+
+# --- a tale's summary fields -------------------------------------------------------------------
+NF = 10
+T_N, T_MV, T_LAST, T_SET, T_MP, T_PACK, T_H1, T_H2, T_H3, T_BLK = range(NF)
+
+# --- result columns ----------------------------------------------------------------------------
+COLUMNS = (
+    "win_0", "win_1", "n_winners", "length", "end",
+    "score_0", "score_1", "margin", "had_bard_0", "had_bard_1", "tie_broken_by_bard",
+    "tales_0", "tales_1", "zero_tales_0", "zero_tales_1", "tales", "zero_tales", "lost_audience",
+    "meme_points", "set_points", "points", "meme_changes", "meme_suitless",
+    "splits", "split_1_4_large_up", "split_1_4_large_down", "split_2_3_large_up",
+    "split_2_3_large_down", "chose_face_up", "forced_concludes", "excuse_played", "final_tales",
+    "cards_left",
+)
+N_COLS = len(COLUMNS)
+(R_WIN, _R_WIN1, R_NWIN, R_LEN, R_END,
+ R_SCORE, _R_SCORE1, R_MARGIN, R_BARD, _R_BARD1, R_TIEBARD,
+ R_TALES, _R_TALES1, R_ZERO, _R_ZERO1, R_TALES_ALL, R_ZERO_ALL, R_LOST,
+ R_MEMEPTS, R_SETPTS, R_POINTS, R_MEMECH, R_SUITLESS,
+ R_SPLITS, R_S14U, R_S14D, R_S23U, R_S23D, R_CHOSEUP, R_FORCED, R_EXCUSE, R_FINAL,
+ R_LEFT) = range(N_COLS)
+
+# --- the state array ---------------------------------------------------------------------------
+O_PILE = 0                   # the shuffled deck; st[S_POS] is the next card to draw
+O_TC = O_PILE + MAXC         # cards of the 4 tales (seat * 2 + slot), MAXC each, oldest first
+O_TF = O_TC + 4 * MAXC       # the 4 tales' summary fields
+O_DISC = O_TF + 4 * NF       # the discard pile, in the order cards were discarded
+O_SC = O_DISC + MAXC         # scalars
+S_POS = O_SC + 0             # index in O_PILE of the next card to draw
+S_N = O_SC + 1               # cards in the deck
+S_MEME = O_SC + 2            # the dominant meme (-1: none, no suits)
+S_MASK = O_SC + 3            # its suit mask
+S_MEXC = O_SC + 4            # 1 if the meme is the Excuse
+S_SCORE = O_SC + 5           # 2 seats
+S_BARD = O_SC + 7            # 2 seats: had the Bard in a tale
+S_NDISC = O_SC + 9           # cards in the discard pile
+S_NE = O_SC + 10             # trace events written
+S_OVF = O_SC + 11            # 1 if the trace buffer overflowed
+S_TURN = O_SC + 12           # turns played
+O_STAT = O_SC + 16           # the result columns, accumulated during the game
+ST_SIZE = O_STAT + N_COLS
+
+# --- encoded policy arrays -------------------------------------------------------------------
+# pint[seat] = split policy, play, choose, setup codes; pflt[seat] = numeric parameters
+I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP = range(4)
+N_INT = 4
+P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_THRESHOLD, P_SPITE = range(5)
+N_FLT = 5
+SP_RANDOM, SP_BALANCED, SP_GREEDY, SP_BAIT = range(4)
+PL_RANDOM, PL_GREEDY = range(2)
+CH_RANDOM, CH_AT_LEAST, CH_EXPECTED = range(3)
+SU_RANDOM, SU_GREEDY = range(2)
+
+# --- trace events (column 0 = code; fields 1..11; card lists from column TRACE_FIXED) ---------
+TRACE_FIXED = 12
+EV_DECK, EV_MEME, EV_SETUP, EV_TURN, EV_DRAW, EV_SPLIT, EV_CHOICE, EV_GROUP, EV_PLACE, \
+    EV_CONCLUDE, EV_END, EV_RESULT = range(1, 13)
+# EV_CONCLUDE reasons
+RS_CHOSEN, RS_FORCED, RS_EXCUSE, RS_END = range(4)
+# EV_MEME reasons
+MR_SETUP, MR_REPLACED = range(2)
+
+POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
+
+
+# =================================================================================================
+# trace
+# =================================================================================================
+@njit(cache=True)
+def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
+    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+    if not on:
+        return -1
+    k = st[S_NE]
+    if k >= tr.shape[0]:
+        st[S_OVF] = 1
+        return -1
+    tr[k, 0] = code
+    tr[k, 1] = f1
+    tr[k, 2] = f2
+    tr[k, 3] = f3
+    tr[k, 4] = f4
+    tr[k, 5] = f5
+    tr[k, 6] = f6
+    tr[k, 7] = f7
+    tr[k, 8] = f8
+    tr[k, 9] = f9
+    tr[k, 10] = f10
+    tr[k, 11] = f11
+    st[S_NE] = k + 1
+    return k
+
+
+# =================================================================================================
+# tales: summaries, adding a card, scoring
+# =================================================================================================
+@njit(cache=True)
+def tbase(seat, slot):
+    return O_TF + (seat * 2 + slot) * NF
+
+
+@njit(cache=True)
+def meme_pts(pack, mask, nn):
+    """Meme points of a tale with suit counts `pack`: one per card per suit of `mask`, plus the best
+    `nn` further suits a player may name (0, 1 or 2)."""
+    base = 0
+    b1 = 0
+    b2 = 0
+    for s in range(6):
+        cnt = (pack >> (8 * s)) & 255
+        if (mask >> s) & 1:
+            base += cnt
+        elif cnt > b1:
+            b2 = b1
+            b1 = cnt
+        elif cnt > b2:
+            b2 = cnt
+    if nn >= 1:
+        base += b1
+    if nn >= 2:
+        base += b2
+    return base
+
+
+@njit(cache=True)
+def best_suits(pack, mask):
+    """The two suits outside `mask` a tale holds most of (ties: the lower suit)."""
+    s1 = -1
+    s2 = -1
+    c1 = -1
+    c2 = -1
+    for s in range(6):
+        if (mask >> s) & 1:
+            continue
+        cnt = (pack >> (8 * s)) & 255
+        if cnt > c1:
+            s2 = s1
+            c2 = c1
+            s1 = s
+            c1 = cnt
+        elif cnt > c2:
+            s2 = s
+            c2 = cnt
+    return s1, s2
+
+
+@njit(cache=True)
+def clear_tale(a, b):
+    a[b + T_N] = 0
+    a[b + T_MV] = 0
+    a[b + T_LAST] = -1
+    a[b + T_SET] = 0
+    a[b + T_MP] = 0
+    a[b + T_PACK] = 0
+    a[b + T_H1] = 0
+    a[b + T_H2] = 0
+    a[b + T_H3] = 0
+    a[b + T_BLK] = 0
+
+
+@njit(cache=True)
+def add_fields(a, b, c, tbl, mask, mexc):
+    """Add card c to the tale summary at a[b:b+NF] (an empty tale is started)."""
+    a[b + T_N] += 1
+    v = tbl[c, C_VALUE]
+    if v > a[b + T_MV]:
+        a[b + T_MV] = v
+    a[b + T_LAST] = c
+    a[b + T_BLK] = tbl[c, C_EXCUSE]
+    r = tbl[c, C_RANK]
+    if r >= 0:
+        bit = np.int64(1) << r
+        if (a[b + T_H1] & bit) == 0:
+            a[b + T_H1] |= bit
+        elif (a[b + T_H2] & bit) == 0:
+            a[b + T_H2] |= bit
+            a[b + T_SET] += 4
+        elif (a[b + T_H3] & bit) == 0:
+            a[b + T_H3] |= bit
+            a[b + T_SET] += 5
+    a[b + T_PACK] += tbl[c, C_PACK]
+    if mexc != 0:
+        a[b + T_MP] = meme_pts(a[b + T_PACK], mask, 1)
+    else:
+        a[b + T_MP] += POP6[tbl[c, C_SUITS] & mask]
+
+
+@njit(cache=True)
+def placed_fields(a, b, empty, c, tbl, mask, mexc):
+    """(n, highest value, set points, meme points, blocked) of a tale after adding c, unchanged a."""
+    if empty:
+        n = 0
+        mv = 0
+        setp = 0
+        mp = 0
+        pack = 0
+        h1 = 0
+        h2 = 0
+        h3 = 0
+    else:
+        n = a[b + T_N]
+        mv = a[b + T_MV]
+        setp = a[b + T_SET]
+        mp = a[b + T_MP]
+        pack = a[b + T_PACK]
+        h1 = a[b + T_H1]
+        h2 = a[b + T_H2]
+        h3 = a[b + T_H3]
+    n += 1
+    v = tbl[c, C_VALUE]
+    if v > mv:
+        mv = v
+    r = tbl[c, C_RANK]
+    if r >= 0:
+        bit = np.int64(1) << r
+        if (h1 & bit) == 0:
+            pass
+        elif (h2 & bit) == 0:
+            setp += 4
+        elif (h3 & bit) == 0:
+            setp += 5
+    if mexc != 0:
+        mp = meme_pts(pack + tbl[c, C_PACK], mask, 1)
+    else:
+        mp += POP6[tbl[c, C_SUITS] & mask]
+    return n, mv, setp, mp, tbl[c, C_EXCUSE]
+
+
+@njit(cache=True)
+def fits(st, tbl, seat, slot, c):
+    """Can c go on this tale (an empty slot starts a new tale)?"""
+    b = tbase(seat, slot)
+    if st[b + T_N] == 0:
+        return True
+    if st[b + T_BLK] != 0:
+        return False
+    if tbl[c, C_EXCUSE] != 0:
+        return True
+    return (tbl[c, C_SUITS] & tbl[st[b + T_LAST], C_SUITS]) != 0
+
+
+@njit(cache=True)
+def refresh_meme_points(st):
+    mask = st[S_MASK]
+    nn = st[S_MEXC]
+    for t in range(4):
+        b = O_TF + t * NF
+        st[b + T_MP] = meme_pts(st[b + T_PACK], mask, nn)
+
+
+@njit(cache=True)
+def set_meme(st, card, tbl):
+    st[S_MEME] = card
+    if card < 0:
+        st[S_MASK] = 0
+        st[S_MEXC] = 0
+    else:
+        st[S_MASK] = tbl[card, C_SUITS]
+        st[S_MEXC] = tbl[card, C_EXCUSE]
+    refresh_meme_points(st)
+
+
+@njit(cache=True)
+def draw(st):
+    p = st[S_POS]
+    st[S_POS] = p + 1
+    return st[O_PILE + p]
+
+
+@njit(cache=True)
+def pile_left(st):
+    return st[S_N] - st[S_POS]
+
+
+@njit(cache=True)
+def place(st, tbl, seat, slot, c, setup, tr, on):
+    """Put card c on a tale (the caller has checked it fits) and record it."""
+    b = tbase(seat, slot)
+    n = st[b + T_N]
+    prev = st[b + T_LAST]
+    st[O_TC + (seat * 2 + slot) * MAXC + n] = c
+    add_fields(st, b, c, tbl, st[S_MASK], st[S_MEXC])
+    if tbl[c, C_BARD] != 0:
+        st[S_BARD + seat] = 1
+    if tbl[c, C_EXCUSE] != 0 and setup == 0:
+        st[O_STAT + R_EXCUSE] += 1
+    emit(st, tr, on, EV_PLACE, seat, c, slot, 1 if n == 0 else 0, n + 1, prev, setup, 0, 0, 0, 0)
+
+
+@njit(cache=True)
+def conclude(st, tbl, seat, slot, reason, named_excuse, named_meme, tr, on):
+    """Conclude a tale: score it, discard it, replace the meme if it scored meme points.
+
+    named_excuse: the suit named after playing the Excuse (-1: none); named_meme: the suit named
+    because the meme is the Excuse (-1: none). Returns the tale's score."""
+    b = tbase(seat, slot)
+    n = st[b + T_N]
+    mv = st[b + T_MV]
+    holds = mv >= n
+    mask = st[S_MASK]
+    if named_excuse >= 0:
+        mask |= np.int64(1) << named_excuse
+    if named_meme >= 0:
+        mask |= np.int64(1) << named_meme
+    mp = meme_pts(st[b + T_PACK], mask, 0)
+    setp = st[b + T_SET]
+    score = mp + setp if holds else 0
+    st[S_SCORE + seat] += score
+    st[O_STAT + R_TALES + seat] += 1
+    if score == 0:
+        st[O_STAT + R_ZERO + seat] += 1
+    if not holds:
+        st[O_STAT + R_LOST] += 1
+    else:
+        st[O_STAT + R_MEMEPTS] += mp
+        st[O_STAT + R_SETPTS] += setp
+    if reason == RS_FORCED:
+        st[O_STAT + R_FORCED] += 1
+    elif reason == RS_END:
+        st[O_STAT + R_FINAL] += 1
+    k = emit(st, tr, on, EV_CONCLUDE, seat, slot, reason, n, mv, 1 if holds else 0, st[S_MEME],
+             mp if holds else 0, setp if holds else 0, named_excuse, named_meme)
+    tc = O_TC + (seat * 2 + slot) * MAXC
+    nd = st[S_NDISC]
+    for i in range(n):
+        st[O_DISC + nd + i] = st[tc + i]
+        if k >= 0 and TRACE_FIXED + i < tr.shape[1]:
+            tr[k, TRACE_FIXED + i] = st[tc + i]
+    st[S_NDISC] = nd + n
+    clear_tale(st, b)
+    if holds and mp > 0:
+        old = st[S_MEME]
+        if old >= 0:
+            st[O_DISC + st[S_NDISC]] = old
+            st[S_NDISC] += 1
+            new = -1
+            if pile_left(st) > 0:
+                new = draw(st)
+            else:
+                st[O_STAT + R_SUITLESS] = 1
+            set_meme(st, new, tbl)
+            st[O_STAT + R_MEMECH] += 1
+            emit(st, tr, on, EV_MEME, new, old, MR_REPLACED, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
+    return score
+
+
+# =================================================================================================
+# setup, turns, end
+# =================================================================================================
+@njit(cache=True)
+def init_state(st, n_cards):
+    for i in range(ST_SIZE):
+        st[i] = 0
+    st[S_N] = n_cards
+    st[S_MEME] = -1
+    for t in range(4):
+        clear_tale(st, O_TF + t * NF)
+    for i in range(n_cards):
+        st[O_PILE + i] = i
+
+
+@njit(cache=True)
+def finish(st, out):
+    """Winner, tie-break and the result row."""
+    s0 = st[S_SCORE]
+    s1 = st[S_SCORE + 1]
+    w0 = 0
+    w1 = 0
+    tb = 0
+    if s0 > s1:
+        w0 = 1
+    elif s1 > s0:
+        w1 = 1
+    else:
+        b0 = st[S_BARD]
+        b1 = st[S_BARD + 1]
+        if b0 != 0 and b1 == 0:
+            w0 = 1
+            tb = 1
+        elif b1 != 0 and b0 == 0:
+            w1 = 1
+            tb = 1
+        else:
+            w0 = 1
+            w1 = 1
+    for i in range(N_COLS):
+        out[i] = st[O_STAT + i]
+    out[R_WIN] = w0
+    out[R_WIN + 1] = w1
+    out[R_NWIN] = w0 + w1
+    out[R_LEN] = st[S_TURN]
+    out[R_END] = 0
+    out[R_SCORE] = s0
+    out[R_SCORE + 1] = s1
+    out[R_MARGIN] = abs(s0 - s1)
+    out[R_BARD] = st[S_BARD]
+    out[R_BARD + 1] = st[S_BARD + 1]
+    out[R_TIEBARD] = tb
+    out[R_TALES_ALL] = out[R_TALES] + out[R_TALES + 1]
+    out[R_ZERO_ALL] = out[R_ZERO] + out[R_ZERO + 1]
+    out[R_POINTS] = s0 + s1
+    out[R_SPLITS] = st[S_TURN]
+    out[R_LEFT] = pile_left(st)

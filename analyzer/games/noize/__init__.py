@@ -1,0 +1,82 @@
+"""Bring the Noize: bluff bidding on how many cards of an instrument all players hold (2-7 players)."""
+import numpy as np
+
+from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.noize import engine as E
+from analyzer.games.noize import rules as R
+from analyzer.games.noize import trace as T
+
+POLICIES = (
+    Policy("random", E.P_RANDOM,
+           "uniform over challenging and the next max_raise legal bids (never more cards than are in play)",
+           (Param("max_raise", "int", 8, "how many of the next legal bids a raise is drawn from", 1, 40),)),
+    Policy("threshold", E.P_THRESHOLD,
+           "from its own hand, the exact (hypergeometric) chance the standing bid holds; challenges below "
+           "challenge_below or when challenging is likelier to win than its best raise is to hold; otherwise "
+           "raises to the bid it is most confident in (the highest of equally safe bids), bluffing at rate bluff",
+           (Param("challenge_below", "float", 0.5,
+                  "challenge when the standing bid holds with probability below this", 0.0, 1.0),
+            Param("bluff", "float", 0.1,
+                  "chance of a riskier raise instead: a jump, or the instrument it holds fewest of", 0.0, 1.0),
+            Param("max_jump", "int", 2, "largest jump (in count) of a jump bluff", 1, 10))),
+)
+
+
+def columns(n):
+    return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
+            + [f"final_hand_{s}" for s in range(n)]
+            + ["challenger_wins", "bids", "opening_challenged", "bluffs"])
+
+
+def encode(rules, seats):
+    n = len(seats)
+    counts = R.deck_counts(rules)
+    deck = np.repeat(np.arange(E.N_TYPES, dtype=np.int64), counts)
+    arr = np.array([n, rules["start_cards"], rules["finish_cards"], int(rules["shuffle_each_round"])],
+                   dtype=np.int64)
+    pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
+    par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
+    for i, s in enumerate(seats):
+        for j, p in enumerate(GAME.policy(s.policy).params):
+            par[i, j] = s.params[p.name]
+    table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
+    return arr, deck, pol, par, table
+
+
+def run_batch(encoded, seed, first_game, out):
+    E.batch(np.uint64(seed), first_game, *encoded, out)
+
+
+def trace(encoded, seed, game_index):
+    return T.play_traced(encoded, seed, game_index)[0]
+
+
+GAME = Game(
+    name="noize",
+    title="Bring the Noize",
+    min_players=2,
+    max_players=7,
+    summary="bluff bidding on how many cards of an instrument all players hold together",
+    settings=R.SETTINGS,
+    policies=POLICIES,
+    columns=columns,
+    resolve_rules=R.resolve_rules,
+    encode=encode,
+    run_batch=run_batch,
+    trace=trace,
+    format_event=T.format_event,
+    length_label="rounds",
+    end_conditions=("a challenge loser reached the finish count",),
+    metrics=(
+        Ratio("Challenges won by the challenger", "challenger_wins", "length", percent=True,
+              help="share of challenges where the bid was not reached (the bidder lost)"),
+        Ratio("Bids per round", "bids", "length", help="opening bid and raises, per round"),
+        Ratio("Opening bid challenged", "opening_challenged", "length", percent=True,
+              help="share of rounds where the very first bid was challenged"),
+        Ratio("Bluffs per game", "bluffs", None, help="raises the threshold policy made as bluffs"),
+        PerSeat("Final hand size", "final_hand_", help="cards held when the game ended (fewest wins)"),
+        Histogram("Rounds per game", "length"),
+    ),
+    default_policy="threshold",
+    docs="docs/noize.md",
+)

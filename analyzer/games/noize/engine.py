@@ -1,0 +1,350 @@
+"""Bring the Noize in numba: one game per call, a parallel batch over games.
+
+The stack is a cycle: dealing takes hands from the top, and gathering puts them back under the stack
+in the order they were dealt (seat order from the dealer's left, each hand in dealt order). So
+without the shuffle house rule the deck's cyclic order never changes; each deal simply starts where
+the last one ended. Hands are counted per card type. The chance that a bid holds depends only on
+(instrument, own hand size, own cards that count, hidden cards), so `tail_table` computes every
+such hypergeometric tail once per run and a bid costs a table look-up.
+"""
+import numpy as np
+from numba import njit, prange
+
+from analyzer.rng import DEAL, below, new_streams, shuffle, uniform
+
+N_INST = 4
+GROUPIE = 4
+N_TYPES = 5
+
+# rules array
+R_PLAYERS, R_START, R_FINISH, R_SHUFFLE = 0, 1, 2, 3
+N_RULES = 4
+
+# policy codes and their parameter columns
+P_RANDOM, P_THRESHOLD = 0, 1
+RANDOM_MAX_RAISE = 0
+TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP = 0, 1, 2
+N_PARAMS = 3
+
+# trace events: column 0 is the code
+EV_DECK, EV_ROUND, EV_SHUFFLE, EV_DEAL, EV_BID, EV_CHALLENGE, EV_REVEAL, EV_COUNT, EV_END = range(1, 10)
+TRACE_FIXED = 8  # event columns besides a card list
+
+# bid kinds in EV_BID: how the policy arrived at it (for audits of the policies, not the rules)
+BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM = 0, 1, 2, 3
+
+
+def n_columns(n):
+    return 2 * n + 7
+
+
+@njit(cache=True)
+def _columns(n):
+    # win_0.., n_winners, length, end, final_hand_0.., challenger_wins, bids, opening_challenged, bluffs
+    return n, n + 1, n + 2, n + 3, 2 * n + 3, 2 * n + 4, 2 * n + 5, 2 * n + 6
+
+
+@njit(cache=True)
+def fill_tail(tail, N, K, n, log_fact):
+    """tail[x] = P(X >= x), X ~ Hypergeometric(population N, successes K, draws n), x = 0..n+1."""
+    lo = max(0, n - (N - K))
+    hi = min(K, n)
+    for x in range(hi + 1, n + 2):
+        tail[x] = 0.0
+    # pmf at hi by log factorials, then down by the ratio pmf(x-1)/pmf(x)
+    p = np.exp(log_fact[K] - log_fact[hi] - log_fact[K - hi]
+               + log_fact[N - K] - log_fact[n - hi] - log_fact[N - K - n + hi]
+               - log_fact[N] + log_fact[n] + log_fact[N - n])
+    acc = 0.0
+    for x in range(hi, lo, -1):
+        acc += p
+        tail[x] = min(acc, 1.0)
+        # pmf(x-1) = pmf(x) * x (N-K-n+x) / ((K-x+1)(n-x+1))
+        p = p * x * (N - K - n + x) / ((K - x + 1) * (n - x + 1))
+    for x in range(lo, -1, -1):
+        tail[x] = 1.0
+
+
+@njit(cache=True)
+def tail_table(deck_k, start, finish, n):
+    """table[inst, h - start, own, hidden, x] = P(at least x of inst + Groupies among `hidden` unseen
+    cards | own hand of h cards holding `own` of them); h < finish, hidden <= (n-1)(finish-1)."""
+    D = 0
+    for t in range(N_TYPES):
+        D += deck_k[t]
+    max_hidden = (n - 1) * (finish - 1)
+    log_fact = np.zeros(D + 1)
+    for k in range(1, D + 1):
+        log_fact[k] = log_fact[k - 1] + np.log(k)
+    table = np.zeros((N_INST, finish - start, finish, max_hidden + 1, max_hidden + 2))
+    for inst in range(N_INST):
+        success = deck_k[inst] + deck_k[GROUPIE]
+        for h in range(start, finish):
+            for own in range(0, min(h, success) + 1):
+                for hidden in range(0, min(max_hidden, D - h) + 1):
+                    fill_tail(table[inst, h - start, own, hidden], D - h, success - own, hidden, log_fact)
+    return table
+
+
+def tail_table_size(start, finish, n):
+    """Entries tail_table would hold (checked before a run, so a huge table is a clear error)."""
+    max_hidden = (n - 1) * (finish - 1)
+    return N_INST * (finish - start) * finish * (max_hidden + 1) * (max_hidden + 2)
+
+
+@njit(cache=True, inline="always")
+def p_holds(count, inst, seat, cnt, hand, start, hidden, table):
+    """Probability, from seat's own hand, that at least `count` of inst + Groupies are in play."""
+    own = cnt[seat, inst] + cnt[seat, GROUPIE]
+    need = count - own
+    if need <= 0:
+        return 1.0
+    if need > hidden:
+        return 0.0
+    return table[inst, hand[seat] - start, own, hidden, need]
+
+
+@njit(cache=True, inline="always")
+def _min_legal(cur, inst):
+    return 1 if cur < 0 else cur // 4 + (1 if inst <= cur % 4 else 0)
+
+
+@njit(cache=True, inline="always")
+def _best_raise(seat, cur, cnt, hand, start, hidden, table):
+    """The legal raise seat is most confident in; among equally confident bids, the highest.
+
+    Returns (key, probability); cur = -1 means no standing bid (an opening bid). A bid its own cards
+    cover is certain, so the highest certain count of an instrument is the count it holds; above
+    that the chance falls strictly, so the lowest legal count is the most confident."""
+    best_key = -1
+    best_p = -1.0
+    h = hand[seat] - start
+    for inst in range(N_INST):
+        c = _min_legal(cur, inst)
+        own = cnt[seat, inst] + cnt[seat, GROUPIE]
+        if c <= own:
+            p = 1.0
+            c = own
+        elif c - own > hidden:
+            p = 0.0
+        else:
+            p = table[inst, h, own, hidden, c - own]
+        key = c * 4 + inst
+        if p > best_p or (p == best_p and key > best_key):
+            best_p = p
+            best_key = key
+    return best_key, best_p
+
+
+@njit(cache=True, inline="always")
+def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
+    """A seat's move: returns (key, kind), key -1 for a challenge."""
+    stream = 1 + seat
+    if pol[seat] == P_RANDOM:
+        # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
+        # in_play cards
+        max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
+        top = in_play * 4 + 3
+        first = 4 if cur < 0 else cur + 1
+        n_raise = max(0, min(max_raise, top - first + 1))
+        n_opt = n_raise + (0 if cur < 0 else 1)
+        if n_opt == 0:
+            return -1, BID_RANDOM
+        j = below(rng, stream, n_opt)
+        if j == n_raise:
+            return -1, BID_RANDOM
+        return first + j, BID_RANDOM
+    # threshold
+    key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table)
+    if cur >= 0:
+        p_hold = p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table)
+        if p_hold < par[seat, TH_CHALLENGE_BELOW] or 1.0 - p_hold > p_best:
+            return -1, BID_PLAIN
+    if uniform(rng, stream) < par[seat, TH_BLUFF]:
+        if below(rng, stream, 2) == 0:
+            jump = 1 + below(rng, stream, np.int64(par[seat, TH_MAX_JUMP]))
+            return key + 4 * jump, BID_JUMP_BLUFF
+        # the instrument it holds fewest of (ties: the stronger), at its lowest legal count
+        weak = 0
+        for inst in range(1, N_INST):
+            if cnt[seat, inst] <= cnt[seat, weak]:
+                weak = inst
+        return _min_legal(cur, weak) * 4 + weak, BID_WEAK_BLUFF
+    return key, BID_PLAIN
+
+
+@njit(cache=True)
+def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
+    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
+
+    Returns the number of events written (-1 if the trace buffer was too small)."""
+    n = rules[R_PLAYERS]
+    finish = rules[R_FINISH]
+    D = deck.shape[0]
+    rng = new_streams(seed, game, 1 + n)
+    stack = deck.copy()
+    shuffle(rng, DEAL, stack, D)
+    hand = np.full(n, rules[R_START], dtype=np.int64)
+    cnt = np.zeros((n, N_TYPES), dtype=np.int64)
+    start = rules[R_START]
+    C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
+    for c in range(out.shape[0]):
+        out[c] = 0
+
+    ne = 0
+    cap = trace.shape[0]
+    if trace_on:
+        trace[ne, 0] = EV_DECK
+        trace[ne, 1] = D
+        for i in range(D):
+            trace[ne, TRACE_FIXED + i] = stack[i]
+        ne += 1
+
+    pos = 0
+    dealer = n - 1
+    rounds = 0
+    while True:
+        starter = (dealer + 1) % n
+        if rules[R_SHUFFLE] != 0 and rounds > 0:
+            shuffle(rng, DEAL, stack, D)
+            pos = 0
+            if trace_on and ne < cap:
+                trace[ne, 0] = EV_SHUFFLE
+                trace[ne, 1] = D
+                for i in range(D):
+                    trace[ne, TRACE_FIXED + i] = stack[i]
+                ne += 1
+        if trace_on and ne < cap:
+            trace[ne, 0] = EV_ROUND
+            trace[ne, 1] = rounds + 1
+            trace[ne, 2] = dealer
+            trace[ne, 3] = starter
+            trace[ne, 4] = pos
+            ne += 1
+        # deal each player all her cards at once, from the dealer's left
+        in_play = 0
+        for j in range(n):
+            p = (starter + j) % n
+            for t in range(N_TYPES):
+                cnt[p, t] = 0
+            if trace_on and ne < cap:
+                trace[ne, 0] = EV_DEAL
+                trace[ne, 1] = p
+                trace[ne, 2] = hand[p]
+                trace[ne, 3] = pos
+            for c in range(hand[p]):
+                card = stack[pos]
+                cnt[p, card] += 1
+                if trace_on and ne < cap:
+                    trace[ne, TRACE_FIXED + c] = card
+                pos += 1
+                if pos == D:
+                    pos = 0
+            if trace_on and ne < cap:
+                ne += 1
+            in_play += hand[p]
+
+        # bidding: the starter opens; each next player raises or challenges
+        cur = -1
+        bidder = -1
+        seat = starter
+        bids = 0
+        while True:
+            hidden = in_play - hand[seat]
+            key, kind = decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng)
+            if key < 0:
+                break
+            cur = key
+            bidder = seat
+            bids += 1
+            if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
+                out[C_BLUFF] += 1
+            if trace_on and ne < cap:
+                trace[ne, 0] = EV_BID
+                trace[ne, 1] = seat
+                trace[ne, 2] = key // 4
+                trace[ne, 3] = key % 4
+                trace[ne, 4] = kind
+                ne += 1
+            seat = (seat + 1) % n
+
+        # the challenge: count the instrument plus every Groupie
+        challenger = seat
+        count = cur // 4
+        inst = cur % 4
+        have_inst = 0
+        have_groupies = 0
+        for p in range(n):
+            have_inst += cnt[p, inst]
+            have_groupies += cnt[p, GROUPIE]
+        have = have_inst + have_groupies
+        loser = challenger if have >= count else bidder
+        hand[loser] += 1
+        rounds += 1
+        out[C_BIDS] += bids
+        if loser == bidder:
+            out[C_CHW] += 1
+        if bids == 1:
+            out[C_OPEN] += 1
+        if trace_on:
+            if ne < cap:
+                trace[ne, 0] = EV_CHALLENGE
+                trace[ne, 1] = challenger
+                trace[ne, 2] = bidder
+                trace[ne, 3] = count
+                trace[ne, 4] = inst
+                ne += 1
+            for j in range(n):
+                p = (starter + j) % n
+                if ne < cap:
+                    trace[ne, 0] = EV_REVEAL
+                    trace[ne, 1] = p
+                    for t in range(N_TYPES):
+                        trace[ne, 2 + t] = cnt[p, t]
+                    ne += 1
+            if ne < cap:
+                trace[ne, 0] = EV_COUNT
+                trace[ne, 1] = inst
+                trace[ne, 2] = count
+                trace[ne, 3] = have_inst
+                trace[ne, 4] = have_groupies
+                trace[ne, 5] = loser
+                trace[ne, 6] = 1 if loser == challenger else 0
+                for p in range(n):
+                    trace[ne, TRACE_FIXED + p] = hand[p]
+                ne += 1
+        if hand[loser] >= finish:
+            break
+        dealer = starter
+
+    # the winners hold the fewest cards (after the final loss)
+    low = hand[0]
+    for p in range(1, n):
+        low = min(low, hand[p])
+    n_win = 0
+    for p in range(n):
+        out[C_HAND + p] = hand[p]
+        if hand[p] == low:
+            out[p] = 1
+            n_win += 1
+    out[C_NWIN] = n_win
+    out[C_LEN] = rounds
+    out[C_END] = 0
+    if trace_on:
+        if ne < cap:
+            trace[ne, 0] = EV_END
+            trace[ne, 1] = n_win
+            trace[ne, 2] = rounds
+            for p in range(n):
+                trace[ne, TRACE_FIXED + p] = out[p]
+            ne += 1
+        if ne >= cap:
+            return -1
+    return ne
+
+
+@njit(cache=True, parallel=True)
+def batch(seed, first_game, rules, deck, pol, par, table, out):
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    for i in prange(out.shape[0]):
+        play_game(seed, first_game + i, rules, deck, pol, par, table, out[i], dummy, False)
