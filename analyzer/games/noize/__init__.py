@@ -32,7 +32,7 @@ def encode(rules, seats):
     n = len(seats)
     counts = R.deck_counts(rules)
     deck = np.repeat(np.arange(E.N_TYPES, dtype=np.int64), counts)
-    arr = np.array([n, rules["start_cards"], rules["finish_cards"], int(rules["shuffle_each_round"])],
+    arr = np.array([n, rules["start_cards"], rules["finish_cards"], int(rules["shuffle_each_round"]), 0],
                    dtype=np.int64)
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)

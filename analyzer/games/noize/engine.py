@@ -16,12 +16,13 @@ N_INST = 4
 GROUPIE = 4
 N_TYPES = 5
 
-# rules array
-R_PLAYERS, R_START, R_FINISH, R_SHUFFLE = 0, 1, 2, 3
-N_RULES = 4
+# rules array; R_STACKED (tests only) plays the deck in the order given, without the opening shuffle
+R_PLAYERS, R_START, R_FINISH, R_SHUFFLE, R_STACKED = 0, 1, 2, 3, 4
+N_RULES = 5
 
-# policy codes and their parameter columns
-P_RANDOM, P_THRESHOLD = 0, 1
+# policy codes and their parameter columns. P_SCRIPT (tests only) plays par[seat, k] as its k-th
+# move: a bid key (count * 4 + instrument) or -1 to challenge.
+P_RANDOM, P_THRESHOLD, P_SCRIPT = 0, 1, 2
 RANDOM_MAX_RAISE = 0
 TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP = 0, 1, 2
 N_PARAMS = 3
@@ -183,10 +184,12 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
     D = deck.shape[0]
     rng = new_streams(seed, game, 1 + n)
     stack = deck.copy()
-    shuffle(rng, DEAL, stack, D)
+    if rules[R_STACKED] == 0:
+        shuffle(rng, DEAL, stack, D)
     hand = np.full(n, rules[R_START], dtype=np.int64)
     cnt = np.zeros((n, N_TYPES), dtype=np.int64)
     start = rules[R_START]
+    moves = np.zeros(n, dtype=np.int64)
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
@@ -251,7 +254,12 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
         bids = 0
         while True:
             hidden = in_play - hand[seat]
-            key, kind = decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng)
+            if pol[seat] == P_SCRIPT:
+                key = np.int64(par[seat, moves[seat]])
+                kind = BID_PLAIN
+                moves[seat] += 1
+            else:
+                key, kind = decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng)
             if key < 0:
                 break
             cur = key

@@ -48,7 +48,19 @@ def resolve_rules(rules, n_players, source):
         raise ScenarioError(source, "rules.finish_cards", finish,
                             f"{n_players} players can hold up to {n_players} x {finish - 1} = {need} cards "
                             f"in a round, but the deck has only {deck} ({', '.join(DECK_KEYS)})")
+    from analyzer.games.noize.engine import tail_table_size
+
+    entries = tail_table_size(start, finish, n_players)
+    if entries > MAX_TABLE:
+        raise ScenarioError(source, "rules.finish_cards", finish,
+                            f"with {n_players} players and start_cards = {start}, the threshold policy's probability "
+                            f"table would need {entries * 8 / 2**20:,.0f} MiB (limit {MAX_TABLE * 8 / 2**20:,.0f} MiB): "
+                            f"use fewer cards or players")
     return rules
+
+
+# entries of the per-run probability table (float64) we accept: 32 Mi entries = 256 MiB
+MAX_TABLE = 32 * 2**20
 
 
 def deck_counts(rules):

@@ -1,0 +1,171 @@
+"""The `analyzer` command: run scenarios, trace single games, list games, benchmark."""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from analyzer.errors import ScenarioError
+
+
+def _fail(err: ScenarioError):
+    raise click.ClickException(str(err))
+
+
+def _parse_sets(sets):
+    from analyzer.scenario import parse_value
+
+    out = []
+    for item in sets:
+        if "=" not in item:
+            raise click.BadParameter(f"{item!r}: expected key=value, e.g. rules.shuffle_each_round=true",
+                                     param_hint="--set")
+        key, value = item.split("=", 1)
+        out.append((key.strip(), parse_value(value.strip())))
+    return out
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="analyzer")
+def main():
+    """Monte Carlo strategy analyzer for card games.
+
+    Scenarios are TOML files (see scenarios/); `analyzer games` lists every game, rule setting and
+    policy they can use."""
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--games", "-n", type=click.IntRange(1), help="Number of deals to play (overrides the scenario's games).")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-<time>].")
+@click.option("--keep-games", is_flag=True, help="Also write every game's result row to Parquet in the report folder.")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Override any scenario value, e.g. --set rules.shuffle_each_round=true --set all_seats.bluff=0.2 "
+                   "(repeatable; values in TOML syntax).")
+@click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
+@click.option("--chunk-size", type=click.IntRange(1), default=100_000, show_default=True,
+              help="Deals per chunk (memory and progress granularity). Results do not depend on it.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet):
+    """Play SCENARIO (a TOML file) and write a balance report.
+
+    Ctrl-C stops early and still writes the report of the games finished, marked as partial."""
+    from analyzer import report, runner
+    from analyzer import scenario as scen
+
+    overrides = _parse_sets(sets)
+    if seed is not None:
+        overrides.append(("seed", seed))
+    if games is not None:
+        overrides.append(("games", games))
+    try:
+        sc = scen.load(scenario, overrides)
+    except ScenarioError as e:
+        _fail(e)
+    out_dir = Path(out) if out else report.default_dir(sc)
+    click.echo(f"{sc.name}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
+               err=True)
+    result = runner.run(sc, chunk_size=chunk_size, threads=threads,
+                        keep_games_dir=out_dir if keep_games else None, progress=not quiet)
+    command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
+    path = report.write_report(result, out_dir, command)
+    if result.partial:
+        click.echo(f"Stopped: partial report of {result.games:,} deals.", err=True)
+    click.echo(f"{result.games:,} deals in {result.wall:.1f} s ({result.games_per_second:,.0f} games/s)", err=True)
+    click.echo(f"Report: {path / 'index.html'}")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--scenario", type=click.Path(dir_okay=False), help="Take rules and seats from this scenario (its first configuration).")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
+@click.option("--game-index", "-i", type=click.IntRange(0), default=0, show_default=True,
+              help="Which game of the run to replay: the same game the batch run plays at that index.")
+@click.option("--players", "-p", type=int, help="Number of players when no scenario is given [default: the game's minimum... or 4].")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
+@click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
+              help="text: a game as a person reads it; jsonl: one JSON event a line (fields in docs/<game>.md).")
+def trace(game, scenario, seed, game_index, players, sets, fmt):
+    """Print every event of one game of GAME (e.g. noize), replayable against the rulebook."""
+    from analyzer import scenario as scen
+    from analyzer.games import game_names, get_game
+
+    g = get_game(game)
+    if g is None:
+        raise click.BadParameter(f"{game!r}: known games are {', '.join(game_names())}", param_hint="GAME")
+    overrides = _parse_sets(sets)
+    try:
+        if scenario:
+            raw = scen.load_raw(scenario)
+            source = scenario
+        else:
+            n = players or (4 if g.min_players <= 4 <= g.max_players else g.min_players)
+            raw = {"game": game, "games": 1, "seed": 1, "players": n}
+            source = "(trace defaults)"
+        if raw.get("game") != game:
+            raise ScenarioError(source, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
+        for k, v in overrides:
+            scen.set_path(raw, k, v)
+        if players is not None:
+            raw["players"] = players
+        sc = scen.build(raw, source)
+    except ScenarioError as e:
+        _fail(e)
+    seed = sc.seed if seed is None else seed
+    arm = sc.arms[0]
+    events = g.trace(arm.encoded(g), seed, game_index)
+    if fmt == "jsonl":
+        meta = {"type": "game", "game": g.name, "seed": seed, "game_index": game_index, "players": len(arm.seats),
+                "rules": arm.rules, "seats": [{"policy": s.policy, **s.params} for s in arm.seats]}
+        click.echo(json.dumps(meta))
+        for ev in events:
+            click.echo(json.dumps(ev))
+    else:
+        click.echo(f"{g.title}: game {game_index} of seed {seed}, {len(arm.seats)} players")
+        click.echo("Seats: " + "; ".join(f"{i}: {s.policy}" for i, s in enumerate(arm.seats)))
+        for ev in events:
+            click.echo(g.format_event(ev))
+
+
+@main.command()
+@click.argument("name", required=False)
+def games(name):
+    """List the games, their rule settings (default, range, meaning) and policies (parameters)."""
+    from analyzer.games import game_names, get_game
+
+    names = [name] if name else game_names()
+    for n in names:
+        g = get_game(n)
+        if g is None:
+            raise click.BadParameter(f"{n!r}: known games are {', '.join(game_names())}", param_hint="NAME")
+        click.echo(f"{g.name}: {g.title}, {g.min_players}-{g.max_players} players: {g.summary}")
+        click.echo("  rule settings ([rules] in a scenario):")
+        for p in g.settings:
+            click.echo(f"    {p.describe()}")
+        click.echo("  policies (all_seats.policy / seats.N.policy):")
+        for pol in g.policies:
+            click.echo(f"    {pol.name}: {pol.help}")
+            for p in pol.params:
+                click.echo(f"      {p.describe()}")
+        if g.docs:
+            click.echo(f"  rulings and trace format: {g.docs}")
+        click.echo("")
+
+
+@main.command()
+@click.option("--games", "-n", type=click.IntRange(1000), default=1_000_000, show_default=True,
+              help="Games per warm measurement.")
+@click.option("--only", type=str, help="Only the benchmark cases whose name contains this.")
+def bench(games, only):
+    """Measure warm games per second, cold compile time and cached start-up time."""
+    from analyzer.bench import run_bench
+
+    run_bench(games, only)
+
+
+if __name__ == "__main__":
+    main()

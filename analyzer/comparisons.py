@@ -1,0 +1,180 @@
+"""Expand a scenario into the arms the runner plays on every deal.
+
+- plain: one arm;
+- [[variants]]: one group per variant (the first is the baseline), each a copy of the scenario with
+  the variant's keys merged over it;
+- [sweep]: one group per point of one or two swept paths (every path a scenario key, e.g.
+  "rules.shuffle_each_round" or "seats.0.challenge_below");
+- policies = [...] (two-player round-robin): one group per ordered pair of different policies;
+- rotate_seats = true: within each group, one arm per cyclic rotation of the seats.
+Every arm plays the same game indices with the same master seed, hence the same deal stream: the
+groups are compared pair by pair on identical shuffles.
+"""
+from __future__ import annotations
+
+import copy
+import itertools
+
+import numpy as np
+
+from analyzer.errors import MISSING, ScenarioError
+from analyzer.scenario import Arm, check_players, set_path, validate_arm
+
+_COMPARISON_KEYS = ("variants", "sweep", "policies")
+
+
+def merge(base: dict, over: dict) -> dict:
+    """base with over merged in (nested tables merged; a table naming another policy replaces)."""
+    out = copy.deepcopy(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            if "policy" in v and v["policy"] != out[k].get("policy"):
+                out[k] = copy.deepcopy(v)
+            else:
+                out[k] = merge(out[k], v)
+        else:
+            out[k] = copy.deepcopy(v)
+    return out
+
+
+def _strip(raw):
+    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats",)}
+
+
+def _rotated(seats, r):
+    """Seat s of rotation r plays the base policy of seat (s - r) mod n: policy j moves r seats on."""
+    n = len(seats)
+    return [seats[(s - r) % n] for s in range(n)]
+
+
+def _groups_from_variants(sc, base):
+    variants = sc.raw["variants"]
+    if not isinstance(variants, list) or len(variants) < 2:
+        raise ScenarioError(sc.source, "variants", variants,
+                            "must be a list of at least two [[variants]] tables (the first is the baseline)")
+    groups, seen = [], set()
+    for i, v in enumerate(variants):
+        if not isinstance(v, dict) or not isinstance(v.get("name"), str):
+            raise ScenarioError(sc.source, f"variants.{i}.name", v.get("name", MISSING) if isinstance(v, dict) else v,
+                                "every variant needs a name (a string)")
+        if v["name"] in seen:
+            raise ScenarioError(sc.source, f"variants.{i}.name", v["name"], "variant names must differ")
+        seen.add(v["name"])
+        over = {k: x for k, x in v.items() if k != "name"}
+        for k in over:
+            if k in ("game", "games", "seed", "variants", "sweep", "policies", "rotate_seats", "name", "description"):
+                raise ScenarioError(sc.source, f"variants.{i}.{k}", over[k],
+                                    "a variant may change rules, players, all_seats and seats only")
+        groups.append((v["name"], merge(base, over)))
+    return groups
+
+
+def _axis_values(sc, spec, key):
+    if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
+        raise ScenarioError(sc.source, f"sweep.{key}", spec,
+                            'must be a table with path = "..." and values = [...] or range = [start, stop, step]')
+    if "values" in spec:
+        values = spec["values"]
+        if not isinstance(values, list) or not values:
+            raise ScenarioError(sc.source, f"sweep.{key}.values", values, "must be a non-empty list")
+    elif "range" in spec:
+        r = spec["range"]
+        ok = isinstance(r, list) and len(r) == 3 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)
+        if not ok or r[2] <= 0 or r[1] < r[0]:
+            raise ScenarioError(sc.source, f"sweep.{key}.range", r, "must be [start, stop, step] with step > 0, stop >= start (stop included)")
+        count = int(np.floor((r[1] - r[0]) / r[2] + 1e-9)) + 1
+        values = [r[0] + i * r[2] for i in range(count)]
+        if all(isinstance(x, int) for x in r):
+            values = [int(v) for v in values]
+        else:
+            values = [round(v, 10) for v in values]
+    else:
+        raise ScenarioError(sc.source, f"sweep.{key}", spec, "needs values = [...] or range = [start, stop, step]")
+    if len(values) > 200:
+        raise ScenarioError(sc.source, f"sweep.{key}", len(values), "at most 200 values per axis")
+    return spec["path"], values
+
+
+SWEEP_KEYS = ("x", "y", "metric", "goal")
+
+
+def _groups_from_sweep(sc, base):
+    sw = sc.raw["sweep"]
+    if not isinstance(sw, dict) or "x" not in sw:
+        raise ScenarioError(sc.source, "sweep", sw, "must be a table with x = {path = ..., values = [...]}")
+    for k in sw:
+        if k not in SWEEP_KEYS:
+            raise ScenarioError(sc.source, f"sweep.{k}", sw[k], "unknown key; allowed: " + ", ".join(SWEEP_KEYS))
+    axes = [_axis_values(sc, sw["x"], "x")]
+    if "y" in sw:
+        axes.append(_axis_values(sc, sw["y"], "y"))
+    goal = sw.get("goal", "max")
+    if goal not in ("max", "min"):
+        raise ScenarioError(sc.source, "sweep.goal", goal, 'must be "max" or "min"')
+    sc.comparison.update(kind="sweep", axes=axes, metric=sw.get("metric", "win_share_0"), goal=goal)
+    groups = []
+    for point in itertools.product(*[vals for _, vals in axes]):
+        raw = copy.deepcopy(base)
+        for (path, _), value in zip(axes, point):
+            if path.split(".")[0] in ("game", "games", "seed"):
+                raise ScenarioError(sc.source, "sweep.x.path", path, "cannot sweep game, games or seed")
+            set_path(raw, path, value, sc.source)
+        label = ", ".join(f"{path}={value}" for (path, _), value in zip(axes, point))
+        groups.append((label, raw))
+    return groups
+
+
+def _groups_from_round_robin(sc, base):
+    pols = sc.raw["policies"]
+    if sc.players != 2:
+        raise ScenarioError(sc.source, "policies", "(list)", "a round-robin needs a two-player game (players = 2)")
+    if not isinstance(pols, list) or len(pols) < 2:
+        raise ScenarioError(sc.source, "policies", pols, "must list at least two policies")
+    labels = []
+    for i, p in enumerate(pols):
+        if not isinstance(p, dict):
+            raise ScenarioError(sc.source, f"policies.{i}", p, "must be a table: label, policy and parameters")
+        labels.append(p.get("label", p.get("policy", f"policy {i}")))
+    if len(set(labels)) != len(labels):
+        raise ScenarioError(sc.source, "policies", labels, "labels must differ (add label = \"...\")")
+    sc.comparison.update(kind="round_robin", labels=labels)
+    groups = []
+    for a, b in itertools.combinations(range(len(pols)), 2):
+        raw = copy.deepcopy(base)
+        raw["seats"] = {"0": {k: v for k, v in pols[a].items() if k != "label"},
+                        "1": {k: v for k, v in pols[b].items() if k != "label"}}
+        groups.append((f"{labels[a]} vs {labels[b]}", raw))
+    sc.comparison["pairs"] = list(itertools.combinations(range(len(pols)), 2))
+    return groups
+
+
+def expand(sc):
+    raw = sc.raw
+    present = [k for k in _COMPARISON_KEYS if k in raw]
+    if len(present) > 1:
+        raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(_COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
+    rotate = raw.get("rotate_seats", False)
+    if not isinstance(rotate, bool):
+        raise ScenarioError(sc.source, "rotate_seats", rotate, "must be true or false")
+    base = _strip(raw)
+    if "variants" in raw:
+        sc.comparison.update(kind="variants")
+        groups = _groups_from_variants(sc, base)
+    elif "sweep" in raw:
+        groups = _groups_from_sweep(sc, base)
+    elif "policies" in raw:
+        groups = _groups_from_round_robin(sc, base)
+        rotate = True  # head-to-head means both seat orders
+    else:
+        sc.comparison.update(kind="single")
+        groups = [("baseline", base)]
+    sc.comparison["rotate_seats"] = rotate
+    arms = []
+    for label, graw in groups:
+        players = check_players(sc.game, graw, sc.source)
+        rules, seats = validate_arm(sc.game, graw, players, sc.source)
+        for r in range(players if rotate else 1):
+            arms.append(Arm(label=label if not rotate else f"{label} / rotation {r}", rules=rules,
+                            seats=_rotated(seats, r), raw=graw, rotation=r, group=label))
+    sc.arms = arms
+    sc.groups = [label for label, _ in groups]

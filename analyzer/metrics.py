@@ -1,0 +1,133 @@
+"""Numbers a report shows, computed from group summaries (analyzer.runner.Summary).
+
+A metric is a ratio of per-deal sums, sum(num) / sum(den) (den None: per deal), scaled. A per-deal
+mean is the special case den = None. Intervals use the per-deal variance of the linearised ratio;
+comparisons between groups use the cross products of the two groups' rows (the same deals), so
+differences are paired.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from analyzer.runner import CREDIT
+from analyzer.stats import Z95, wilson
+
+
+@dataclass(frozen=True)
+class Metric:
+    key: str  # stable id, used in summary.csv and for sweep targets
+    label: str
+    num: str
+    den: str | None = None
+    scale: float = 1.0  # value = scale * sum(num) / sum(den or deals)
+    percent: bool = False
+    per_rotation: bool = True  # divide per-deal sums by the number of rotations
+    binary: bool = False  # num is 0/1 per game: Wilson interval when there is one rotation
+
+    def fmt(self, x):
+        if x is None or math.isnan(x):
+            return "n/a"
+        return f"{100 * x:.1f}%" if self.percent else f"{x:.3g}" if abs(x) < 100 else f"{x:,.1f}"
+
+    def fmt_diff(self, x):
+        if math.isnan(x):
+            return "n/a"
+        return f"{100 * x:+.1f} pts" if self.percent else f"{x:+.3g}"
+
+
+def _cov(gs, a, gb, b, n):
+    """Covariance over deals of column a of group summary gs with column b of gb (gb is gs or base)."""
+    ia, ib = gs.index[a], gb.index[b]
+    if gs is gb:
+        sab = gs.xtx[ia, ib]
+    else:
+        sab = gs.cross[ia, ib]
+    return (float(sab) - float(gs.sums[ia]) * float(gb.sums[ib]) / n) / (n - 1)
+
+
+def _terms(metric, g, rotations):
+    """(value, linear terms [(coef, summary, column)]) whose per-deal combination has the value's
+    sampling variance (delta method)."""
+    n = g.n
+    rot = rotations if metric.per_rotation else 1
+    sx = g.s(metric.num)
+    if metric.den is None:
+        value = metric.scale * sx / (n * rot)
+        return value, [(metric.scale / rot, g, metric.num)]
+    sy = g.s(metric.den)
+    if sy == 0:
+        return math.nan, []
+    r = sx / sy
+    my = sy / n
+    return metric.scale * r, [(metric.scale / my, g, metric.num), (-metric.scale * r / my, g, metric.den)]
+
+
+def _var(terms, n):
+    """Per-deal variance of sum(coef * column); terms span one group, or a group and the baseline."""
+    v = 0.0
+    for ca, ga, a in terms:
+        for cb, gb, b in terms:
+            if ga is gb or ga.cross is not None:  # same group, or ga is the group compared to gb
+                v += ca * cb * _cov(ga, a, gb, b, n)
+            else:
+                v += ca * cb * _cov(gb, b, ga, a, n)
+    return max(v, 0.0)
+
+
+def value_ci(metric, g, rotations):
+    """(value, lo, hi) of a metric for one group."""
+    if g.n == 0:
+        return (math.nan, math.nan, math.nan)
+    if metric.binary and rotations == 1 and metric.den is None:
+        p, lo, hi = wilson(g.s(metric.num), g.n)
+        return (metric.scale * p, metric.scale * lo, metric.scale * hi)
+    value, terms = _terms(metric, g, rotations)
+    if math.isnan(value) or g.n < 2:
+        return (value, math.nan, math.nan)
+    half = Z95 * math.sqrt(_var(terms, g.n) / g.n)
+    return (value, value - half, value + half)
+
+
+def diff_ci(metric, g, rot_g, base, rot_base, paired=True):
+    """(value_g - value_base, lo, hi): paired over the same deals unless paired=False."""
+    vg, tg = _terms(metric, g, rot_g)
+    vb, tb = _terms(metric, base, rot_base)
+    d = vg - vb
+    if math.isnan(d) or g.n < 2:
+        return (d, math.nan, math.nan)
+    terms = tg + [(-c, s, col) for c, s, col in tb]
+    if paired:
+        var = _var(terms, g.n)
+    else:
+        var = _var(tg, g.n) + _var(tb, base.n)
+    half = Z95 * math.sqrt(var / g.n)
+    return (d, d - half, d + half)
+
+
+def has(g, metric):
+    return metric.num in g.index and (metric.den is None or metric.den in g.index)
+
+
+def standard_metrics(game, players, rotations):
+    """The key metrics of every game, then the game's own (its Ratio / PerSeat declarations)."""
+    from analyzer.games.base import PerSeat, Ratio
+
+    out = []
+    for s in range(players):
+        who = "seat 0 (plays first)" if s == 0 else f"seat {s}"
+        out.append(Metric(f"win_share_{s}", f"Win share, {who}", f"credit_{s}", scale=1 / CREDIT, percent=True))
+    if rotations > 1:
+        for j in range(players):
+            out.append(Metric(f"policy_share_{j}", f"Win share, policy of seat {j}", f"pcredit_{j}",
+                              scale=1 / CREDIT, percent=True))
+    out.append(Metric("shared_wins", "Games with a shared win", "shared", percent=True, binary=True))
+    out.append(Metric("length", f"{game.length_label.capitalize()} per game", "length"))
+    for m in game.metrics:
+        if isinstance(m, Ratio):
+            key = m.num if m.den is None else f"{m.num}_per_{m.den}"
+            out.append(Metric(key, m.label, m.num, m.den, percent=m.percent, binary=m.percent and m.den is None))
+        elif isinstance(m, PerSeat):
+            for s in range(players):
+                out.append(Metric(f"{m.prefix}{s}", f"{m.label}, seat {s}", f"{m.prefix}{s}"))
+    return out

@@ -1,0 +1,226 @@
+"""What a report says: blocks built from a RunResult (see analyzer/report/blocks.py)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analyzer import metrics as M
+from analyzer.games.base import Histogram, PerSeat
+from analyzer.report import plots
+from analyzer.report.blocks import Figure, Heading, Table, Text
+from analyzer.stats import edge_verdict, pct, wilson
+
+QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+
+def ci_text(metric, v, lo, hi):
+    if math.isnan(lo):
+        return metric.fmt(v)
+    return f"{metric.fmt(v)} ({metric.fmt(lo)} to {metric.fmt(hi)})"
+
+
+def quantiles(counts):
+    counts = np.asarray(counts)
+    total = counts.sum()
+    if total == 0:
+        return [math.nan] * len(QUANTILES)
+    cum = np.cumsum(counts)
+    return [int(np.searchsorted(cum, q * total)) for q in QUANTILES]
+
+
+def _summary_rows(result):
+    """summary.csv rows: every standard metric for every group, with the paired difference from the
+    baseline group where there is one."""
+    rows = []
+    base = result.groups[0]
+    for g in result.groups:
+        for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
+            if not M.has(g.summary, m):
+                continue
+            v, lo, hi = M.value_ci(m, g.summary, g.rotations)
+            d = (math.nan,) * 3
+            if g is not base and M.has(base.summary, m) and g.summary.cross is not None:
+                d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations)
+            rows.append([g.label, m.key, m.label, v, lo, hi, *d])
+    return rows
+
+
+def build_blocks(result, out, manifest):
+    sc = result.scenario
+    blocks = []
+    blocks += _intro(result)
+    if sc.comparison.get("kind") == "single" or len(result.groups) == 1:
+        blocks += group_sections(result, result.groups[0], out, prefix="")
+    else:
+        from analyzer.report.comparison import comparison_sections
+
+        blocks += comparison_sections(result, out)
+    blocks += _manifest_section(manifest)
+    return blocks, _summary_rows(result)
+
+
+def _intro(result):
+    sc = result.scenario
+    game = sc.game
+    b = []
+    if sc.description:
+        b.append(Text(sc.description))
+    b.append(Text(f"**{result.games:,} deals** of {game.title} ({sc.players} players, seed {sc.seed}), "
+                  f"each played by {len(sc.arms)} configuration{'s' if len(sc.arms) > 1 else ''}. "
+                  f"Seats are numbered clockwise from 0; seat 0 plays first. Every rate is shown with its "
+                  f"95% confidence interval in brackets."))
+    if result.partial:
+        b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the "
+                      f"{manifest_games(result):,} games asked for. The numbers below cover the games played.",
+                      "warning"))
+    b.append(Heading("Rules and players"))
+    base = sc.arms[0]
+    rows = []
+    for p in game.settings:
+        value = base.rules[p.name]
+        default = "derived" if p.default is None else p.default
+        mark = "" if p.default is None or value == p.default else " (changed)"
+        rows.append([p.name, f"{value}{mark}", default, p.help])
+    b.append(Table(["rule setting", "value", "default", "meaning"], rows,
+                   f"How the rules were read: see {game.docs} for every ruling." if game.docs else ""))
+    rows = [[f"seat {s}" + (" (plays first)" if s == 0 else ""), seat.policy,
+             ", ".join(f"{k}={v}" for k, v in seat.params.items()) or "-"] for s, seat in enumerate(base.seats)]
+    b.append(Table(["seat", "policy", "parameters"], rows,
+                   "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
+    return b
+
+
+def manifest_games(result):
+    return result.games_requested if result.games_requested is not None else result.scenario.games
+
+
+def group_sections(result, g, out, prefix=""):
+    """The full report of one group: who wins, length, end conditions, the game's own metrics."""
+    game = result.scenario.game
+    s = g.summary
+    n = g.players
+    rot = g.rotations
+    tag = f"{prefix}" if prefix else ""
+    slug = _slug(prefix)
+    b = [Heading(f"Who wins{(' — ' + prefix) if prefix else ''}")]
+    ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
+    rows, vals = [], []
+    for seat in range(n):
+        m = ms[f"win_share_{seat}"]
+        v, lo, hi = M.value_ci(m, s, rot)
+        vals.append((v, lo, hi))
+        incl = M.value_ci(M.Metric("w", "", f"win_{seat}", percent=True, binary=True), s, rot)
+        solo = M.value_ci(M.Metric("s", "", f"solo_{seat}", percent=True, binary=True), s, rot)
+        rows.append([f"seat {seat}" + (" (plays first)" if seat == 0 else ""), ci_text(m, v, lo, hi),
+                     ci_text(m, *incl), ci_text(m, *solo)])
+    b.append(Table(["seat", "win share", "wins incl. shared", "wins alone"], rows,
+                   "Win share gives each of k tied winners 1/k of the game, so shares add up to 100% and an even "
+                   f"share is {pct(1 / n)}. Intervals: Wilson for the win counts, normal for the shares."))
+    even = 1 / n
+    for seat in range(n):
+        who = "Seat 0 (plays first)" if seat == 0 else f"Seat {seat}"
+        b.append(Text(edge_verdict(who, *vals[seat], even), "verdict" if seat == 0 else "p"))
+    shared = ms["shared_wins"]
+    b.append(Text(f"Shared wins: {ci_text(shared, *M.value_ci(shared, s, rot))} of games end with two or more "
+                  f"players tied for the win."))
+    path = plots.bars_with_ci(out / f"{slug}win_share.png", [f"seat {i}" for i in range(n)],
+                              [v[0] for v in vals], [v[1] for v in vals], [v[2] for v in vals],
+                              "Win share by seat (95% CI)", "win share (%)", reference=even, ref_label="even share")
+    b.append(Figure(path, "Win share by seat with 95% intervals; the dashed line is an even share."))
+    if rot > 1:
+        b += _policy_shares(result, g, ms)
+
+    # game length
+    length = ms["length"]
+    b.append(Heading(f"Game length{(' — ' + prefix) if prefix else ''}"))
+    hist = s.hists["length"]
+    qs = quantiles(hist)
+    b.append(Table([f"{game.length_label} per game", "mean", *[f"{int(q * 100)}th pct" for q in QUANTILES], "max"],
+                   [[tag or "all games", ci_text(length, *M.value_ci(length, s, rot)), *qs,
+                     int(np.flatnonzero(hist)[-1]) if hist.any() else 0]]))
+    path = plots.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
+                            game.length_label)
+    b.append(Figure(path, f"Distribution of {game.length_label} per game."))
+
+    # end conditions
+    b.append(Heading(f"How games end{(' — ' + prefix) if prefix else ''}"))
+    end_hist = s.hists["end"]
+    rows = []
+    total = int(end_hist.sum())
+    for code, name in enumerate(game.end_conditions):
+        k = int(end_hist[code]) if code < len(end_hist) else 0
+        p, lo, hi = wilson(k, total)
+        ex = ", ".join(str(i) for i in s.examples.get(code, []))
+        rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
+    src = result.scenario.source
+    b.append(Table(["end condition", "share of games", "example games"], rows,
+                   f"Replay an example: `analyzer trace {game.name} --scenario {src} --game-index N`."))
+
+    # the game's own metrics
+    own = [m for m in M.standard_metrics(game, n, rot) if m.key not in ms or True]
+    own = [m for m in own if not m.key.startswith(("win_share_", "policy_share_")) and m.key not in ("shared_wins", "length")]
+    if own:
+        b.append(Heading(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}"))
+        helps = {}
+        for decl in game.metrics:
+            helps[decl.label] = decl.help
+        rows = []
+        for m in own:
+            if not M.has(s, m):
+                continue
+            label_root = m.label.split(", seat")[0]
+            rows.append([m.label, ci_text(m, *M.value_ci(m, s, rot)), helps.get(label_root, "")])
+        b.append(Table(["metric", "value (95% CI)", "meaning"], rows))
+        for decl in game.metrics:
+            if isinstance(decl, PerSeat):
+                series = [(f"seat {i}", s.hists.get(f"{decl.prefix}{i}", np.zeros(1, dtype=np.int64))) for i in range(n)]
+                path = plots.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label, decl.label.lower())
+                b.append(Figure(path, f"{decl.label} by seat. {decl.help}"))
+            elif isinstance(decl, Histogram) and decl.column != "length":
+                path = plots.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
+                                        decl.label.lower())
+                b.append(Figure(path, decl.label + (f". {decl.help}" if decl.help else "")))
+    return b
+
+
+def _policy_shares(result, g, ms):
+    s, n, rot = g.summary, g.players, g.rotations
+    seats = g.arms[0].seats
+    b = [Heading("Win share by policy (seats rotated)", 3)]
+    rows, vals = [], []
+    for j in range(n):
+        m = ms[f"policy_share_{j}"]
+        v = M.value_ci(m, s, rot)
+        vals.append(v)
+        desc = seats[j].policy + (" (" + ", ".join(f"{k}={x}" for k, x in seats[j].params.items()) + ")"
+                                  if seats[j].params else "")
+        rows.append([f"policy of seat {j}", desc, ci_text(m, *v)])
+    b.append(Table(["who", "policy", "win share over all seats"], rows,
+                   f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
+                   f"in every seat on the same cards: this separates a policy's strength from its seat's advantage."))
+    for j in range(n):
+        b.append(Text(edge_verdict(f"The policy of seat {j}", *vals[j], 1 / n)))
+    return b
+
+
+def _manifest_section(man):
+    rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
+            ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
+            ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
+            ["games per second", f"{man['games_per_second']:,.0f}"], ["threads", man["threads"]],
+            ["partial", "yes" if man["partial"] else "no"]]
+    b = [Heading("Reproduce this report"), Table(["", ""], rows)]
+    if man.get("command"):
+        b.append(Text(man["command"], "code"))
+    b.append(Text("Results depend only on the scenario, the seed and the game index: the same command gives "
+                  "the same numbers on any machine, with any number of threads. manifest.json holds the "
+                  "scenario exactly as run."))
+    return b
+
+
+def _slug(text):
+    import re
+
+    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+    return f"{s}-" if s else ""

@@ -1,0 +1,234 @@
+"""Play a scenario in chunks and stream the results into summaries.
+
+For every chunk of game indices, every arm (variant x seat rotation) plays the same games through the
+game's parallel batch kernel. Each group's per-deal rows (its arms' columns summed over rotations,
+plus win credits) are folded into a `Summary`: sums, cross products and histograms, all exact
+integers, so the summaries are identical whatever the chunk size or thread count, and memory does not
+grow with the number of games. Per-game rows go to Parquet only when asked for.
+"""
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from analyzer.scenario import Scenario
+
+# win credit: a shared win among k players gives each CREDIT // k (exact for k <= 8)
+CREDIT = 840
+DEFAULT_CHUNK = 100_000
+EXAMPLES = 3  # game indices kept per end condition
+
+
+@dataclass
+class Summary:
+    """Exact streaming summary of per-deal integer rows: n, sums, cross products, histograms."""
+
+    names: list[str]
+    n: int = 0
+    sums: np.ndarray = None
+    xtx: np.ndarray = None
+    cross: np.ndarray = None  # this group's rows x the baseline group's rows
+    hists: dict = field(default_factory=dict)  # column -> counts of values 0, 1, 2, ... (per game)
+    examples: dict = field(default_factory=dict)  # end condition -> first game indices
+
+    def __post_init__(self):
+        k = len(self.names)
+        self.index = {name: i for i, name in enumerate(self.names)}
+        self.sums = np.zeros(k, dtype=np.int64)
+        self.xtx = np.zeros((k, k), dtype=np.int64)
+
+    def add(self, rows: np.ndarray, base_rows: np.ndarray | None = None):
+        self.n += rows.shape[0]
+        self.sums += rows.sum(axis=0)
+        f = rows.astype(np.float64)
+        # float64 products of small integers are exact below 2**53 per chunk; totals stay int64
+        self.xtx += np.rint(f.T @ f).astype(np.int64)
+        if base_rows is not None:
+            if self.cross is None:
+                self.cross = np.zeros((rows.shape[1], base_rows.shape[1]), dtype=np.int64)
+            self.cross += np.rint(f.T @ base_rows.astype(np.float64)).astype(np.int64)
+
+    def add_hist(self, name: str, values: np.ndarray):
+        counts = np.bincount(values)
+        old = self.hists.get(name)
+        if old is None:
+            self.hists[name] = counts
+        else:
+            if len(counts) > len(old):
+                old, counts = counts, old
+            old[:len(counts)] += counts
+            self.hists[name] = old
+
+    def col(self, name):
+        return self.index[name]
+
+    def s(self, name):
+        return int(self.sums[self.index[name]])
+
+    def ss(self, a, b=None):
+        return int(self.xtx[self.index[a], self.index[b or a]])
+
+
+@dataclass
+class GroupResult:
+    label: str
+    players: int
+    rotations: int
+    arms: list
+    summary: Summary
+
+
+@dataclass
+class RunResult:
+    scenario: Scenario
+    groups: list[GroupResult]
+    games: int  # deals played (each by every arm)
+    partial: bool
+    wall: float
+    threads: int
+    chunk_size: int
+    parquet: list[str] = field(default_factory=list)
+    games_requested: int | None = None
+
+    @property
+    def games_per_second(self):
+        plays = self.games * len(self.scenario.arms)
+        return plays / self.wall if self.wall > 0 else float("nan")
+
+
+def group_columns(game, players, rotations):
+    base = game.columns(players)
+    extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared"]
+    if rotations > 1:
+        extra += [f"pcredit_{j}" for j in range(players)]
+    return base, base + extra
+
+
+def _group_rows(outs, players, rotations):
+    """Per-deal rows of a group: its arms' columns summed over rotations, plus win credits.
+
+    credit_s: seat s's share of the win x CREDIT; solo_s: seat s won alone; pcredit_j: the credit
+    of the policy that sits at seat j in rotation 0, wherever it sits in the other rotations."""
+    n = players
+    total = None
+    credits = []
+    for out in outs:
+        win = out[:, :n]
+        nw = out[:, n:n + 1]
+        credit = win * (CREDIT // np.maximum(nw, 1))
+        solo = win * (nw == 1)
+        credits.append(credit)
+        block = np.hstack([out, credit, solo, nw > 1])
+        total = block if total is None else total + block
+    if rotations > 1:
+        # in rotation r, policy j sits at seat (j + r) % n
+        pc = np.zeros((outs[0].shape[0], n), dtype=np.int64)
+        for r, credit in enumerate(credits):
+            pc += credit[:, (np.arange(n) + r) % n]
+        total = np.hstack([total, pc])
+    return total
+
+
+def _slug(text):
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "group"
+
+
+def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
+        keep_games_dir: str | Path | None = None, progress: bool = True) -> RunResult:
+    game = sc.game
+    total = games if games is not None else sc.games
+    if threads:
+        numba.set_num_threads(threads)
+    used_threads = numba.get_num_threads()
+    groups = []
+    arms_by_group = {}
+    for arm in sc.arms:
+        arms_by_group.setdefault(arm.group, []).append(arm)
+    for label in sc.groups:
+        arms = arms_by_group[label]
+        players = len(arms[0].seats)
+        _, names = group_columns(game, players, len(arms))
+        groups.append(GroupResult(label, players, len(arms), arms, Summary(names)))
+    for arm in sc.arms:
+        arm.encoded(game)
+
+    writers = []
+    parquet_paths = []
+    if keep_games_dir is not None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        Path(keep_games_dir).mkdir(parents=True, exist_ok=True)
+        for g in groups:
+            name = "games.parquet" if len(groups) == 1 else f"games-{_slug(g.label)}.parquet"
+            path = Path(keep_games_dir) / name
+            cols = [pa.field("game", pa.int64()), pa.field("rotation", pa.int64())]
+            cols += [pa.field(c, pa.int64()) for c in game.columns(g.players)]
+            writers.append(pq.ParquetWriter(str(path), pa.schema(cols)))
+            parquet_paths.append(str(path))
+
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=total, unit=" deals", unit_scale=True, delay=2.0, leave=False,
+                   desc=f"{sc.name}", dynamic_ncols=True)
+    done = 0
+    partial = False
+    t0 = time.perf_counter()
+    try:
+        while done < total:
+            n = min(chunk_size, total - done)
+            base_rows = None
+            for gi, g in enumerate(groups):
+                outs = []
+                for arm in g.arms:
+                    out = np.empty((n, len(game.columns(g.players))), dtype=np.int64)
+                    game.run_batch(arm.encoded(game), sc.seed, done, out)
+                    outs.append(out)
+                    if writers:
+                        _write_parquet(writers[gi], out, done, arm.rotation, game.columns(g.players))
+                rows = _group_rows(outs, g.players, g.rotations)
+                g.summary.add(rows, base_rows if gi > 0 else None)
+                if gi == 0:
+                    base_rows = rows
+                _add_hists_and_examples(g.summary, outs, done)
+            done += n
+            if bar is not None:
+                bar.update(n)
+    except KeyboardInterrupt:
+        partial = True
+    finally:
+        if bar is not None:
+            bar.close()
+        for w in writers:
+            w.close()
+    wall = time.perf_counter() - t0
+    return RunResult(sc, groups, done, partial or done < total, wall, used_threads, chunk_size, parquet_paths, total)
+
+
+def _add_hists_and_examples(summary, outs, first):
+    names = summary.names
+    n_cols = outs[0].shape[1]
+    for c in range(n_cols):
+        summary.add_hist(names[c], np.concatenate([o[:, c] for o in outs]) if len(outs) > 1 else outs[0][:, c])
+    end = outs[0][:, summary.col("end")]
+    for code in np.unique(end):
+        got = summary.examples.setdefault(int(code), [])
+        if len(got) < EXAMPLES:
+            idx = np.flatnonzero(end == code)[:EXAMPLES - len(got)]
+            got.extend(int(first + i) for i in idx)
+
+
+def _write_parquet(writer, out, first, rotation, names):
+    import pyarrow as pa
+
+    n = out.shape[0]
+    arrays = [pa.array(np.arange(first, first + n, dtype=np.int64)), pa.array(np.full(n, rotation, dtype=np.int64))]
+    arrays += [pa.array(out[:, c]) for c in range(out.shape[1])]
+    writer.write_table(pa.Table.from_arrays(arrays, schema=writer.schema))

@@ -1,0 +1,224 @@
+"""Scenario files: TOML a designer edits -> a validated `Scenario` the runner plays.
+
+    name = "Bring the Noize, four threshold players"
+    game = "noize"
+    games = 1_000_000
+    seed = 1
+    players = 4
+    [rules]                 # rule settings of the game (see `analyzer games`)
+    shuffle_each_round = false
+    [all_seats]             # the policy every seat plays unless [seats.N] says otherwise
+    policy = "threshold"
+    challenge_below = 0.5
+    [seats.0]               # optional, per seat (seats are numbered from 0, clockwise; 0 plays first)
+    bluff = 0.2
+
+Every value is checked before a game is played; a bad one raises ScenarioError naming the file,
+the key, the value and what is allowed. Comparisons (variants, seat rotation, round-robins, sweeps)
+are expanded into `arms` by analyzer/comparisons.py.
+"""
+from __future__ import annotations
+
+import copy
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from analyzer.errors import MISSING, ScenarioError
+from analyzer.games import game_names, get_game
+from analyzer.games.base import Game, Seat
+
+MAX_SEED = 2**63 - 1
+MAX_GAMES = 10**10
+
+TOP_KEYS = {
+    "name": "a title for the report",
+    "description": "what question the scenario answers",
+    "game": "the game's short name",
+    "games": "number of games to play",
+    "seed": "master seed: the same seed gives the same games",
+    "players": "number of players (seats)",
+    "rules": "table of rule settings",
+    "all_seats": "table: policy and parameters for every seat",
+    "seats": "table of per-seat overrides, keyed by seat number",
+    "variants": "list of house-rule / policy variants to compare (the first is the baseline)",
+    "rotate_seats": "play every deal once in each cyclic rotation of the seats",
+    "policies": "list of policies for a round-robin (two-player games)",
+    "sweep": "table: one or two parameters to sweep",
+}
+
+
+@dataclass
+class Arm:
+    """One configuration to play on every deal: rules and seats, validated and ready to encode."""
+
+    label: str
+    rules: dict
+    seats: list[Seat]
+    raw: dict  # the scenario dict this arm was validated from
+    rotation: int = 0  # seat s of this arm plays the policy of seat (s + rotation) % n of the base
+    group: str = ""  # variant / sweep point this arm belongs to (rotations share a group)
+    _encoded: object = None
+
+    def encoded(self, game: Game):
+        if self._encoded is None:
+            self._encoded = game.encode(self.rules, self.seats)
+        return self._encoded
+
+
+@dataclass
+class Scenario:
+    source: str
+    raw: dict
+    name: str
+    description: str
+    game: Game
+    games: int
+    seed: int
+    players: int
+    rules: dict
+    seats: list[Seat]
+    arms: list[Arm] = field(default_factory=list)
+    groups: list[str] = field(default_factory=list)  # labels: one per variant / sweep point / pairing
+    comparison: dict = field(default_factory=dict)  # what kind of comparison the arms make
+
+
+def parse_value(text: str):
+    """A --set value: TOML syntax (true, 0.3, "x", [1, 2]); anything else is a plain string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def set_path(raw: dict, path: str, value, source="--set"):
+    """raw[a][b][c] = value for path 'a.b.c' (list items by number: 'variants.1.name')."""
+    parts = path.split(".")
+    node = raw
+    for i, part in enumerate(parts[:-1]):
+        if isinstance(node, list):
+            if not part.isdigit() or int(part) >= len(node):
+                raise ScenarioError(source, ".".join(parts[:i + 1]), part, f"no item {part} in a list of {len(node)}")
+            node = node[int(part)]
+        else:
+            if part not in node or not isinstance(node[part], (dict, list)):
+                node[part] = {}
+            node = node[part]
+    last = parts[-1]
+    if isinstance(node, list):
+        if not last.isdigit() or int(last) >= len(node):
+            raise ScenarioError(source, path, last, f"no item {last} in a list of {len(node)}")
+        node[int(last)] = value
+    else:
+        node[last] = value
+
+
+def get_path(raw: dict, path: str, default=MISSING):
+    node = raw
+    for part in path.split("."):
+        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        elif isinstance(node, dict) and part in node:
+            node = node[part]
+        else:
+            return default
+    return node
+
+
+def load_raw(path: str | Path) -> dict:
+    path = Path(path)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        raise ScenarioError(str(path), "(file)", str(path), f"cannot be read: {e.strerror}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(str(path), "(syntax)", str(e), "must be valid TOML") from None
+
+
+def _int(raw, key, source, low, high, default=MISSING):
+    value = raw.get(key, default)
+    if value is MISSING:
+        raise ScenarioError(source, key, MISSING, f"is required: an integer from {low} to {high}")
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ScenarioError(source, key, value, f"must be an integer from {low:,} to {high:,}")
+    return value
+
+
+def resolve_seats(game: Game, raw: dict, players: int, source: str) -> list[Seat]:
+    base = raw.get("all_seats", {"policy": game.default_policy})
+    if not isinstance(base, dict):
+        raise ScenarioError(source, "all_seats", base, "must be a table: policy = \"...\" and its parameters")
+    base = dict(base)
+    base.setdefault("policy", game.default_policy)
+    per_seat = raw.get("seats", {})
+    if not isinstance(per_seat, dict):
+        raise ScenarioError(source, "seats", per_seat, "must be a table of seat numbers, e.g. [seats.0]")
+    for key, spec in per_seat.items():
+        if not (key.isdigit() and int(key) < players):
+            raise ScenarioError(source, f"seats.{key}", spec, f"seat numbers run from 0 to {players - 1}")
+        if not isinstance(spec, dict):
+            raise ScenarioError(source, f"seats.{key}", spec, "must be a table: policy and/or parameters")
+    seats = []
+    for s in range(players):
+        spec = per_seat.get(str(s))
+        if spec is None:
+            seats.append(game.validate_seat(base, source, "all_seats"))
+            continue
+        if "policy" in spec and spec["policy"] != base["policy"]:
+            merged = dict(spec)  # another policy: the base's parameters do not apply
+        else:
+            merged = {**base, **spec}
+        seats.append(game.validate_seat(merged, source, f"seats.{s}"))
+    return seats
+
+
+def validate_arm(game: Game, raw: dict, players: int, source: str):
+    """(rules, seats) for one configuration, or ScenarioError."""
+    rules_raw = raw.get("rules", {})
+    if not isinstance(rules_raw, dict):
+        raise ScenarioError(source, "rules", rules_raw, "must be a table of rule settings")
+    rules = game.validate_rules(dict(rules_raw), players, source)
+    return rules, resolve_seats(game, raw, players, source)
+
+
+def check_players(game: Game, raw: dict, source: str):
+    fixed = game.min_players if game.min_players == game.max_players else MISSING
+    return _int(raw, "players", source, game.min_players, game.max_players, fixed)
+
+
+def build(raw: dict, source: str) -> Scenario:
+    for key in raw:
+        if key not in TOP_KEYS:
+            raise ScenarioError(source, key, raw[key], "unknown key; allowed: " + ", ".join(TOP_KEYS))
+    name = raw.get("game", MISSING)
+    game = get_game(name) if isinstance(name, str) else None
+    if game is None:
+        raise ScenarioError(source, "game", name, "must be one of " + ", ".join(repr(g) for g in game_names()))
+    games = _int(raw, "games", source, 1, MAX_GAMES)
+    seed = _int(raw, "seed", source, 0, MAX_SEED)
+    players = check_players(game, raw, source)
+    for key in ("name", "description"):
+        if key in raw and not isinstance(raw[key], str):
+            raise ScenarioError(source, key, raw[key], "must be a string")
+    rules, seats = validate_arm(game, raw, players, source)
+    sc = Scenario(source=source, raw=raw, name=raw.get("name", Path(source).stem), description=raw.get("description", ""),
+                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats)
+    from analyzer.comparisons import expand  # comparisons build on the validation above
+
+    expand(sc)
+    return sc
+
+
+def load(path: str | Path, overrides: list[tuple[str, object]] = ()) -> Scenario:
+    """Read, apply --set overrides (path, value), validate. The file name is in every error."""
+    source = str(path)
+    raw = load_raw(path)
+    for key, value in overrides:
+        set_path(raw, key, value)
+    return build(raw, source)
+
+
+def from_dict(raw: dict, source="(scenario)") -> Scenario:
+    return build(copy.deepcopy(raw), source)

@@ -1,0 +1,102 @@
+"""Intervals and plain-words verdicts. Every rate in a report comes with a 95% interval from here.
+
+- Wilson score interval for a proportion (k successes in n trials).
+- Normal interval for a per-game mean, from the sum and sum of squares.
+- Delta-method interval for a ratio of sums (e.g. challenges won per challenge).
+- Paired interval for the difference of two means measured on the same games (common random
+  numbers): the variance of the per-game difference, from sums, sums of squares and cross products.
+"""
+import math
+
+Z95 = 1.959963984540054
+
+
+def wilson(k, n, z=Z95):
+    """(p, lo, hi) for k successes out of n trials."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    p = k / n
+    z2 = z * z
+    denom = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
+    return (p, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_ci(s, ss, n, z=Z95):
+    """(mean, lo, hi) of a per-game quantity from its sum s and sum of squares ss over n games."""
+    if n <= 0:
+        return (math.nan, math.nan, math.nan)
+    m = s / n
+    if n < 2:
+        return (m, math.nan, math.nan)
+    var = max(0.0, (ss - s * s / n) / (n - 1))
+    half = z * math.sqrt(var / n)
+    return (m, m - half, m + half)
+
+
+def ratio_ci(sx, sy, sxx, syy, sxy, n, z=Z95):
+    """(R, lo, hi) for R = sum(x) / sum(y) over n games, by the delta method."""
+    if n <= 0 or sy == 0:
+        return (math.nan, math.nan, math.nan)
+    r = sx / sy
+    if n < 2:
+        return (r, math.nan, math.nan)
+    mx, my = sx / n, sy / n
+    # variance of the per-game residual x - r*y, divided by my^2
+    var_res = (sxx - 2 * r * sxy + r * r * syy - n * (mx - r * my) ** 2) / (n - 1)
+    half = z * math.sqrt(max(0.0, var_res) / n) / abs(my)
+    return (r, r - half, r + half)
+
+
+def paired_diff_ci(sa, sb, saa, sbb, sab, n, z=Z95):
+    """(mean(a - b), lo, hi) for two quantities measured on the same n games."""
+    return mean_ci(sa - sb, saa - 2 * sab + sbb, n, z)
+
+
+def unpaired_diff_ci(sa, sb, saa, sbb, n, z=Z95):
+    """The same difference as if the two samples were independent (for comparison only)."""
+    ma, la, _ = mean_ci(sa, saa, n, z)
+    mb, lb, _ = mean_ci(sb, sbb, n, z)
+    half = math.hypot(ma - la, mb - lb)
+    return (ma - mb, ma - mb - half, ma - mb + half)
+
+
+def excludes(value, lo, hi):
+    return not (math.isnan(lo) or math.isnan(hi)) and (hi < value or lo > value)
+
+
+def pct(x, digits=1):
+    return "n/a" if math.isnan(x) else f"{100 * x:.{digits}f}%"
+
+
+def pts(x, digits=1):
+    """A difference of two rates, in percentage points."""
+    return "n/a" if math.isnan(x) else f"{100 * x:+.{digits}f}"
+
+
+def edge_verdict(subject, share, lo, hi, even):
+    """Plain words on a seat's (or policy's) win share against an even share."""
+    diff, dlo, dhi = share - even, lo - even, hi - even
+    ci = f"95% CI {100 * dlo:+.1f} to {100 * dhi:+.1f} points"
+    if math.isnan(lo):
+        return f"{subject} wins {pct(share)} of the time (too few games for an interval)."
+    if not excludes(even, lo, hi):
+        return (f"{subject} wins {pct(share)}, within noise of an even share ({pct(even)}; {ci}): "
+                f"no detectable edge.")
+    word = "more" if diff > 0 else "less"
+    size = "a real edge" if diff > 0 else "a real handicap"
+    if abs(diff) < 0.01:
+        size += ", though under one point"
+    return (f"{subject} wins {abs(100 * diff):.1f} points {word} often than an even share "
+            f"({pct(share)} vs {pct(even)}; {ci}): {size}.")
+
+
+def difference_verdict(what, diff, lo, hi, unit_fmt, more="more", less="less"):
+    """Plain words on a paired difference: e.g. 'shuffling ... by 1.8 rounds, 95% CI 1.7 to 1.9'."""
+    if math.isnan(lo):
+        return f"{what}: {unit_fmt(diff)} (no interval)"
+    ci = f"95% CI {unit_fmt(lo)} to {unit_fmt(hi)}"
+    if not excludes(0.0, lo, hi):
+        return f"{what}: no detectable difference ({unit_fmt(diff)}, {ci})"
+    return f"{what}: {more if diff > 0 else less} by {unit_fmt(abs(diff))} ({ci})"

@@ -1,0 +1,47 @@
+"""Build Bring the Noize games by hand: stacked decks and scripted bids."""
+import numpy as np
+
+from analyzer.games.noize import engine as E
+from analyzer.games.noize.rules import CARD_NAMES
+from analyzer.games.noize.trace import decode
+
+V, K, G, D, X = 0, 1, 2, 3, 4  # Vocals, Keyboard, Guitar, Drums, Groupie
+STANDARD = (20, 19, 18, 17, 6)
+
+
+def bid(count, inst):
+    return count * 4 + inst
+
+
+CHALLENGE = -1
+
+
+def stacked_deck(prefix, counts=STANDARD):
+    """The given cards on top, then the rest of the deck in type order."""
+    left = list(counts)
+    for c in prefix:
+        left[c] -= 1
+        assert left[c] >= 0, "prefix uses more cards of a type than the deck has"
+    rest = [t for t in range(5) for _ in range(left[t])]
+    return np.array(list(prefix) + rest, dtype=np.int64)
+
+
+def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
+    """Play with every seat scripted: scripts[s] is seat s's moves in order. Returns (events, out)."""
+    n = len(scripts)
+    rules = np.array([n, start, finish, int(shuffle), 1], dtype=np.int64)
+    width = max(len(s) for s in scripts) + 1
+    par = np.full((n, width), -99.0)
+    for s, moves in enumerate(scripts):
+        par[s, :len(moves)] = moves
+    pol = np.full(n, E.P_SCRIPT, dtype=np.int64)
+    table = np.zeros((1, 1, 1, 1, 1))
+    out = np.zeros(E.n_columns(n), dtype=np.int64)
+    buf = np.zeros((2000, E.TRACE_FIXED + deck.shape[0]), dtype=np.int64)
+    written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, out, buf, True)
+    assert written > 0
+    return [decode(r, n) for r in buf[:written]], out
+
+
+def names(cards):
+    return [CARD_NAMES[c] for c in cards]
