@@ -108,12 +108,14 @@ def test_rotation_starter_deals_next_and_the_loser_gets_one_more_card_each_round
     # 3 players: the starter opens 1 Vocals, the next challenges; the first 20 cards are Vocals, so the
     # challenger loses each time. Moves per seat in the order that seat is asked.
     deck = stacked_deck([])
-    scripts = [[bid(1, V), CHALLENGE], [CHALLENGE, bid(1, V)], [CHALLENGE, bid(1, V)]]
+    scripts = [[bid(1, V), CHALLENGE, bid(1, V)], [CHALLENGE, bid(1, V), CHALLENGE], [CHALLENGE, bid(1, V)]]
     ev, out = play_scripted(deck, scripts, start=2, finish=4)
     rounds = of_type(ev, "round")
     assert [(r["dealer"], r["starter"]) for r in rounds][:3] == [(2, 0), (0, 1), (1, 2)]
     counts = of_type(ev, "count")
-    assert [c["loser"] for c in counts] == [1, 2, 0]
+    # round 4 deals cards 21-29, all Keyboards: 1 Vocals fails and the bidder, seat 0, reaches 4
+    assert [c["loser"] for c in counts] == [1, 2, 0, 0]
+    assert of_type(ev, "end")[0]["winners"] == [1, 2]
     assert counts[0]["hand_sizes"] == [2, 3, 2]
     # seat 1 was dealt 3 cards in round 2
     assert [len(d["cards"]) for d in of_type(ev, "deal") if d["seat"] == 1][:2] == [2, 3]

@@ -1,0 +1,71 @@
+"""`analyzer bench` / `make bench`: figures, not pass/fail.
+
+For each case: warm games per second of the batch kernel alone and of the whole runner (kernel +
+streaming summaries), on every core numba uses. Then, in fresh processes with an empty numba cache
+directory: the cold start (compiling every kernel) and the start-up of a run once the cache is warm.
+"""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+import numba
+import numpy as np
+
+CASES = {
+    "noize: 4 threshold players": {"game": "noize", "players": 4, "all_seats": {"policy": "threshold"}},
+    "noize: 4 random players": {"game": "noize", "players": 4, "all_seats": {"policy": "random"}},
+    "bards: greedy split + greedy play": {"game": "bards", "players": 2,
+                                         "all_seats": {"policy": "greedy", "play": "greedy"}},
+    "bards: random": {"game": "bards", "players": 2,
+                      "all_seats": {"policy": "random", "play": "random", "choose": "random", "setup": "random"}},
+}
+
+
+def _warm(raw, games):
+    from analyzer.runner import run
+    from analyzer.scenario import from_dict
+
+    sc = from_dict({**raw, "games": games, "seed": 1})
+    game = sc.game
+    enc = sc.arms[0].encoded(game)
+    out = np.empty((games, len(game.columns(sc.players))), dtype=np.int64)
+    game.run_batch(enc, 1, 0, out[:1000])  # compile or load from cache
+    t = time.perf_counter()
+    game.run_batch(enc, 1, 0, out)
+    kernel = games / (time.perf_counter() - t)
+    res = run(sc, progress=False)
+    return kernel, res.games_per_second
+
+
+def _timed(cmd, env):
+    t = time.perf_counter()
+    subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - t
+
+
+def run_bench(games=1_000_000, only=None):
+    from analyzer.games import game_names
+
+    print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, {numba.get_num_threads()} threads")
+    print(f"{'case':40s} {'kernel games/s':>15s} {'run games/s':>13s}")
+    for name, raw in CASES.items():
+        if (only and only not in name) or raw["game"] not in game_names():
+            continue
+        kernel, full = _warm(raw, games)
+        print(f"{name:40s} {kernel:15,.0f} {full:13,.0f}", flush=True)
+    if only and "start" not in only:
+        return
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+        scenario = os.path.join(os.path.dirname(__file__), "..", "scenarios", "noize-4p.toml")
+        cmd = [sys.executable, "-m", "analyzer.cli", "run", scenario, "--games", "1000", "-q", "--out", out]
+        cold = _timed(cmd, env)
+        warm = [_timed(cmd, env) for _ in range(3)]
+        imp = _timed([sys.executable, "-c", "import analyzer.games.noize, analyzer.runner"], env)
+        print(f"cold start, compiling every Noize kernel (1,000-game run + report): {cold:6.2f} s")
+        print(f"cached start (same run, warm cache; best of 3):                    {min(warm):6.2f} s")
+        print(f"  of which importing the analyzer and its kernels:                {imp:6.2f} s")

@@ -1,0 +1,63 @@
+"""The command line end to end: run writes a report, trace replays a game, errors are one clear line."""
+import json
+
+from click.testing import CliRunner
+
+from analyzer.cli import main
+
+SCEN = """
+name = "tiny"
+game = "noize"
+games = 3000
+seed = 5
+players = 3
+[all_seats]
+policy = "threshold"
+"""
+
+
+def test_run_writes_every_report_file(tmp_path):
+    f = tmp_path / "tiny.toml"
+    f.write_text(SCEN)
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "--keep-games", "-q", "--games", "2000"])
+    assert r.exit_code == 0, r.output
+    for name in ("index.html", "report.md", "summary.csv", "manifest.json", "win_share.png", "length.png",
+                 "games.parquet"):
+        assert (out / name).exists(), name
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["games_played"] == 2000 and man["seed"] == 5 and not man["partial"]
+    html = (out / "index.html").read_text()
+    assert "data:image/png;base64" in html and "Seat 0 (plays first)" in html
+
+
+def test_run_reports_bad_values_without_a_traceback(tmp_path):
+    f = tmp_path / "bad.toml"
+    f.write_text(SCEN.replace('policy = "threshold"', 'policy = "threshold"\nbluff = 3'))
+    r = CliRunner().invoke(main, ["run", str(f), "-q"])
+    assert r.exit_code != 0
+    assert "bad.toml: all_seats.bluff = 3: must be a number from 0 to 1" in r.output
+    assert "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["run", str(f), "-q", "--set", "all_seats.bluff=0.2", "--set", "players=11"])
+    assert "players = 11: must be an integer from 2 to 7" in r.output
+
+
+def test_trace_text_and_jsonl_agree(tmp_path):
+    f = tmp_path / "tiny.toml"
+    f.write_text(SCEN)
+    runner = CliRunner()
+    j = runner.invoke(main, ["trace", "noize", "--scenario", str(f), "--game-index", "17", "--format", "jsonl"])
+    assert j.exit_code == 0, j.output
+    events = [json.loads(line) for line in j.output.splitlines()]
+    assert events[0]["type"] == "game" and events[0]["game_index"] == 17 and events[0]["seed"] == 5
+    assert events[1]["type"] == "deck" and events[-1]["type"] == "end"
+    t = runner.invoke(main, ["trace", "noize", "--scenario", str(f), "--game-index", "17"])
+    n_bids = sum(1 for e in events if e["type"] == "bid")
+    assert t.output.count(" bids ") == n_bids and "Game over after" in t.output
+
+
+def test_games_lists_settings_and_policies():
+    r = CliRunner().invoke(main, ["games"])
+    assert r.exit_code == 0
+    assert "shuffle_each_round (default False; true or false)" in r.output
+    assert "challenge_below (default 0.5; a number from 0 to 1)" in r.output

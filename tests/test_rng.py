@@ -1,0 +1,39 @@
+import numpy as np
+from scipy.stats import chisquare
+
+from analyzer.rng import below, new_streams, next_u64, shuffle, stream_key, uniform
+
+
+def test_streams_are_keyed_by_seed_game_and_stream():
+    keys = {stream_key(s, g, t) for s in (0, 1) for g in (0, 1, 2) for t in (0, 1, 2)}
+    assert len(keys) == 18
+
+
+def test_a_stream_replays_exactly():
+    a, b = new_streams(5, 7, 3), new_streams(5, 7, 3)
+    xs = [next_u64(a, 1) for _ in range(100)]
+    assert xs == [next_u64(b, 1) for _ in range(100)]
+    # other streams are not disturbed by draws on stream 1
+    c = new_streams(5, 7, 3)
+    assert next_u64(a, 2) == next_u64(c, 2)
+
+
+def test_below_and_uniform_are_uniform():
+    st = new_streams(1, 0, 1)
+    draws = np.array([below(st, 0, 7) for _ in range(70_000)])
+    assert draws.min() == 0 and draws.max() == 6
+    assert chisquare(np.bincount(draws, minlength=7)).pvalue > 1e-4
+    u = np.array([uniform(st, 0) for _ in range(50_000)])
+    assert 0 <= u.min() and u.max() < 1
+    assert chisquare(np.histogram(u, bins=20, range=(0, 1))[0]).pvalue > 1e-4
+
+
+def test_shuffle_is_a_permutation_and_unbiased():
+    st = new_streams(3, 0, 1)
+    first = np.zeros(5, dtype=np.int64)
+    for _ in range(20_000):
+        a = np.arange(5)
+        shuffle(st, 0, a, 5)
+        assert sorted(a) == list(range(5))
+        first[a[0]] += 1
+    assert chisquare(first).pvalue > 1e-4
