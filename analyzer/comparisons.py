@@ -178,3 +178,19 @@ def expand(sc):
                             seats=_rotated(seats, r), raw=graw, rotation=r, group=label))
     sc.arms = arms
     sc.groups = [label for label, _ in groups]
+    if sc.comparison.get("kind") == "sweep":
+        sc.comparison["metric_column"] = sweep_metric_column(sc, rotate)
+
+
+def sweep_metric_column(sc, rotate):
+    """The per-deal column behind the sweep's target metric, or ScenarioError listing the choices."""
+    metric = sc.comparison["metric"]
+    players = {len(a.seats) for a in sc.arms}
+    n = min(players)
+    known = {f"win_share_{s}": f"credit_{s}" for s in range(n)}
+    if rotate:
+        known.update({f"policy_share_{j}": f"pcredit_{j}" for j in range(n)})
+    known.update({c: c for c in sc.game.columns(n) if not c.startswith("win_")})
+    if metric not in known:
+        raise ScenarioError(sc.source, "sweep.metric", metric, "must be one of " + ", ".join(known))
+    return known[metric]

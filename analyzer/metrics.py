@@ -24,6 +24,7 @@ class Metric:
     percent: bool = False
     per_rotation: bool = True  # divide per-deal sums by the number of rotations
     binary: bool = False  # num is 0/1 per game: Wilson interval when there is one rotation
+    offset: float = 0.0  # added to the value (e.g. minus an even share); no effect on differences' spread
 
     def fmt(self, x):
         if x is None or math.isnan(x):
@@ -33,7 +34,9 @@ class Metric:
     def fmt_diff(self, x):
         if math.isnan(x):
             return "n/a"
-        return f"{100 * x:+.1f} pts" if self.percent else f"{x:+.3g}"
+        if self.percent:
+            return f"{100 * x:+.2f} pts" if abs(x) < 0.01 else f"{100 * x:+.1f} pts"
+        return f"{x:+.3g}"
 
 
 def _cov(gs, a, gb, b, n):
@@ -53,14 +56,14 @@ def _terms(metric, g, rotations):
     rot = rotations if metric.per_rotation else 1
     sx = g.s(metric.num)
     if metric.den is None:
-        value = metric.scale * sx / (n * rot)
+        value = metric.scale * sx / (n * rot) + metric.offset
         return value, [(metric.scale / rot, g, metric.num)]
     sy = g.s(metric.den)
     if sy == 0:
         return math.nan, []
     r = sx / sy
     my = sy / n
-    return metric.scale * r, [(metric.scale / my, g, metric.num), (-metric.scale * r / my, g, metric.den)]
+    return metric.scale * r + metric.offset, [(metric.scale / my, g, metric.num), (-metric.scale * r / my, g, metric.den)]
 
 
 def _var(terms, n):
@@ -81,7 +84,7 @@ def value_ci(metric, g, rotations):
         return (math.nan, math.nan, math.nan)
     if metric.binary and rotations == 1 and metric.den is None:
         p, lo, hi = wilson(g.s(metric.num), g.n)
-        return (metric.scale * p, metric.scale * lo, metric.scale * hi)
+        return tuple(metric.scale * x + metric.offset for x in (p, lo, hi))
     value, terms = _terms(metric, g, rotations)
     if math.isnan(value) or g.n < 2:
         return (value, math.nan, math.nan)
@@ -89,10 +92,12 @@ def value_ci(metric, g, rotations):
     return (value, value - half, value + half)
 
 
-def diff_ci(metric, g, rot_g, base, rot_base, paired=True):
-    """(value_g - value_base, lo, hi): paired over the same deals unless paired=False."""
+def diff_ci(metric, g, rot_g, base, rot_base, paired=True, base_metric=None):
+    """(value_g - value_base, lo, hi): paired over the same deals unless paired=False.
+
+    base_metric: the baseline's own definition of the metric when it differs (e.g. another even share)."""
     vg, tg = _terms(metric, g, rot_g)
-    vb, tb = _terms(metric, base, rot_base)
+    vb, tb = _terms(base_metric or metric, base, rot_base)
     d = vg - vb
     if math.isnan(d) or g.n < 2:
         return (d, math.nan, math.nan)
@@ -113,7 +118,8 @@ def standard_metrics(game, players, rotations):
     """The key metrics of every game, then the game's own (its Ratio / PerSeat declarations)."""
     from analyzer.games.base import PerSeat, Ratio
 
-    out = []
+    out = [Metric("first_player_edge", "Seat 0 (plays first): win share minus an even share", "credit_0",
+                  scale=1 / CREDIT, percent=True, offset=-1 / players)]
     for s in range(players):
         who = "seat 0 (plays first)" if s == 0 else f"seat {s}"
         out.append(Metric(f"win_share_{s}", f"Win share, {who}", f"credit_{s}", scale=1 / CREDIT, percent=True))

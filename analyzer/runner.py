@@ -94,6 +94,8 @@ class RunResult:
     chunk_size: int
     parquet: list[str] = field(default_factory=list)
     games_requested: int | None = None
+    metric_sums: np.ndarray | None = None  # sweeps: the target metric's per-deal sum per group...
+    metric_xtx: np.ndarray | None = None  # ...and cross products between all groups (paired comparisons)
 
     @property
     def games_per_second(self):
@@ -106,6 +108,7 @@ def group_columns(game, players, rotations):
     extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared"]
     if rotations > 1:
         extra += [f"pcredit_{j}" for j in range(players)]
+        extra += [f"pseat_{j}_{s}" for j in range(players) for s in range(players)]
     return base, base + extra
 
 
@@ -130,7 +133,9 @@ def _group_rows(outs, players, rotations):
         pc = np.zeros((outs[0].shape[0], n), dtype=np.int64)
         for r, credit in enumerate(credits):
             pc += credit[:, (np.arange(n) + r) % n]
-        total = np.hstack([total, pc])
+        # policy j at seat s: rotation (s - j) mod n
+        ps = np.stack([credits[(s - j) % n][:, s] for j in range(n) for s in range(n)], axis=1)
+        total = np.hstack([total, pc, ps])
     return total
 
 
@@ -178,6 +183,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
 
         bar = tqdm(total=total, unit=" deals", unit_scale=True, delay=2.0, leave=False,
                    desc=f"{sc.name}", dynamic_ncols=True)
+    metric_col = sc.comparison.get("metric_column")
+    metric_sums = np.zeros(len(groups), dtype=np.int64) if metric_col else None
+    metric_xtx = np.zeros((len(groups), len(groups)), dtype=np.int64) if metric_col else None
     done = 0
     partial = False
     t0 = time.perf_counter()
@@ -185,6 +193,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         while done < total:
             n = min(chunk_size, total - done)
             base_rows = None
+            metric_rows = np.empty((n, len(groups)), dtype=np.int64) if metric_col else None
             for gi, g in enumerate(groups):
                 outs = []
                 for arm in g.arms:
@@ -197,7 +206,13 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 g.summary.add(rows, base_rows if gi > 0 else None)
                 if gi == 0:
                     base_rows = rows
+                if metric_col:
+                    metric_rows[:, gi] = rows[:, g.summary.col(metric_col)]
                 _add_hists_and_examples(g.summary, outs, done)
+            if metric_col:
+                metric_sums += metric_rows.sum(axis=0)
+                f = metric_rows.astype(np.float64)
+                metric_xtx += np.rint(f.T @ f).astype(np.int64)
             done += n
             if bar is not None:
                 bar.update(n)
@@ -209,7 +224,8 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         for w in writers:
             w.close()
     wall = time.perf_counter() - t0
-    return RunResult(sc, groups, done, partial or done < total, wall, used_threads, chunk_size, parquet_paths, total)
+    return RunResult(sc, groups, done, partial or done < total, wall, used_threads, chunk_size, parquet_paths, total,
+                     metric_sums, metric_xtx)
 
 
 def _add_hists_and_examples(summary, outs, first):

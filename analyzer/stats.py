@@ -99,4 +99,4 @@ def difference_verdict(what, diff, lo, hi, unit_fmt, more="more", less="less"):
     ci = f"95% CI {unit_fmt(lo)} to {unit_fmt(hi)}"
     if not excludes(0.0, lo, hi):
         return f"{what}: no detectable difference ({unit_fmt(diff)}, {ci})"
-    return f"{what}: {more if diff > 0 else less} by {unit_fmt(abs(diff))} ({ci})"
+    return f"{what}: {more if diff > 0 else less} by {unit_fmt(abs(diff)).lstrip('+')} ({ci})"

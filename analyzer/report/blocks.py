@@ -32,6 +32,12 @@ class Figure:
     caption: str
 
 
+def _num_class(cell):
+    """Numbers (and numbers with an interval) align right; words align left."""
+    text = str(cell).lstrip("+-")
+    return " class='num'" if text[:1].isdigit() or isinstance(cell, (int, float)) else ""
+
+
 def _inline_html(text):
     out = html.escape(text)
     parts = out.split("**")
@@ -43,8 +49,8 @@ body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:11
 color:#222;line-height:1.45}
 h1{border-bottom:3px solid #345;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.92em}
-th,td{border:1px solid #ccc;padding:.3em .6em;text-align:right}th{background:#eef2f6}
-td:first-child,th:first-child{text-align:left}caption{caption-side:bottom;font-size:.85em;color:#555;text-align:left;
+th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}th{background:#eef2f6}
+td.num{text-align:right;white-space:nowrap}caption{caption-side:bottom;font-size:.85em;color:#555;text-align:left;
 padding-top:.3em}
 .verdict{background:#f3f8ee;border-left:4px solid #5a8a3a;padding:.4em .8em}
 .warning{background:#fff4e5;border-left:4px solid #d98c00;padding:.4em .8em}
@@ -72,7 +78,7 @@ def to_html(title, blocks):
                 out.append(f"<caption>{_inline_html(b.caption)}</caption>")
             out.append("<tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in b.columns) + "</tr>")
             for row in b.rows:
-                out.append("<tr>" + "".join(f"<td>{_inline_html(str(c))}</td>" for c in row) + "</tr>")
+                out.append("<tr>" + "".join(f"<td{_num_class(c)}>{_inline_html(str(c))}</td>" for c in row) + "</tr>")
             out.append("</table>")
         elif isinstance(b, Figure):
             data = base64.b64encode(Path(b.path).read_bytes()).decode()

@@ -158,8 +158,7 @@ def group_sections(result, g, out, prefix=""):
                    f"Replay an example: `analyzer trace {game.name} --scenario {src} --game-index N`."))
 
     # the game's own metrics
-    own = [m for m in M.standard_metrics(game, n, rot) if m.key not in ms or True]
-    own = [m for m in own if not m.key.startswith(("win_share_", "policy_share_")) and m.key not in ("shared_wins", "length")]
+    own = [m for m in M.standard_metrics(game, n, rot) if not is_generic(m)]
     if own:
         b.append(Heading(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}"))
         helps = {}
@@ -184,6 +183,12 @@ def group_sections(result, g, out, prefix=""):
     return b
 
 
+def is_generic(metric):
+    """The metrics every game has (shown in the generic sections), as opposed to the game's own."""
+    return (metric.key.startswith(("win_share_", "policy_share_"))
+            or metric.key in ("shared_wins", "length", "first_player_edge"))
+
+
 def _policy_shares(result, g, ms):
     s, n, rot = g.summary, g.players, g.rotations
     seats = g.arms[0].seats
@@ -201,6 +206,16 @@ def _policy_shares(result, g, ms):
                    f"in every seat on the same cards: this separates a policy's strength from its seat's advantage."))
     for j in range(n):
         b.append(Text(edge_verdict(f"The policy of seat {j}", *vals[j], 1 / n)))
+    # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
+    rows = []
+    for j in range(n):
+        row = [f"policy of seat {j} ({seats[j].policy})"]
+        for seat in range(n):
+            m = M.Metric("x", "", f"pseat_{j}_{seat}", scale=1 / M.CREDIT, percent=True, per_rotation=False)
+            row.append(ci_text(m, *M.value_ci(m, s, 1)))
+        rows.append(row)
+    b.append(Table(["policy \\ seated at"] + [f"seat {t}" + (" (first)" if t == 0 else "") for t in range(n)], rows,
+                   "Matchup matrix: a policy's win share when it sits in each seat, on the same deals."))
     return b
 
 

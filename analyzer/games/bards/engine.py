@@ -10,7 +10,7 @@ from analyzer.games.bards.policies import (
     PAIRS, choose_decide, conclude_all, play_group, setup_decide, split_decide)
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
-    MAXC, MR_SETUP, N_COLS, NF, O_PILE, O_STAT, POP6, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
+    MAXC, MR_SETUP, N_COLS, NF, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
     R_S23U, R_TIEBARD, R_WIN, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.rng import DEAL, new_streams, shuffle
@@ -30,6 +30,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
     sim = np.zeros(2 * NF, dtype=np.int64)
     tmp = np.zeros(2 * NF, dtype=np.int64)
     g = np.zeros(8, dtype=np.int64)
+    base = np.zeros(2 * NF, dtype=np.int64)
     scr = np.zeros(16, dtype=np.int64)
     hand = np.zeros(5, dtype=np.int64)
     upc = np.zeros(5, dtype=np.int64)
@@ -75,7 +76,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
         if k >= 0:
             for i in range(5):
                 tr[k, TRACE_FIXED + i] = hand[i]
-        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, sim, tmp, g)
+        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g)
         nu = 0
         nd = 0
         for i in range(5):
@@ -100,7 +101,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
             for i in range(nd):
                 tr[k, TRACE_FIXED + nu + i] = dnc[i]
         chooser = 1 - active
-        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, sim, tmp, g)
+        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, sim, tmp, base, g)
         emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
         if take != 0:
             st[O_STAT + R_CHOSEUP] += 1

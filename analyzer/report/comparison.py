@@ -1,0 +1,267 @@
+"""Report sections for comparisons: variants side by side, sweeps, round-robins.
+
+Differences between a group and the baseline (the first variant) are paired: both played the very
+same deals, so the interval comes from the per-deal differences."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from analyzer import metrics as M
+from analyzer.report import plots
+from analyzer.report.blocks import Figure, Heading, Table, Text
+from analyzer.report.sections import ci_text, group_sections, is_generic, quantiles
+from analyzer.runner import CREDIT
+from analyzer.stats import Z95, difference_verdict, edge_verdict, mean_ci
+
+
+def comparison_sections(result, out):
+    kind = result.scenario.comparison.get("kind")
+    if kind == "sweep":
+        return sweep_sections(result, out)
+    if kind == "round_robin":
+        return round_robin_sections(result, out)
+    return variant_sections(result, out)
+
+
+def _common_metrics(result):
+    """Metrics every group has, in the order of the baseline's list."""
+    game = result.scenario.game
+    base = result.groups[0]
+    out = []
+    for m in M.standard_metrics(game, base.players, base.rotations):
+        if all(M.has(g.summary, m) for g in result.groups):
+            out.append(m)
+    return out
+
+
+def own(result, g, metric):
+    """The group's own definition of a metric (its even share depends on its player count)."""
+    for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
+        if m.key == metric.key:
+            return m
+    return metric
+
+
+def value(result, g, metric):
+    return M.value_ci(own(result, g, metric), g.summary, g.rotations)
+
+
+def diff(result, g, base, metric):
+    return M.diff_ci(own(result, g, metric), g.summary, g.rotations, base.summary, base.rotations,
+                     base_metric=own(result, base, metric))
+
+
+def _comparable(result):
+    """Metrics worth a row in the side-by-side table (per-seat shares only when seat counts agree)."""
+    same_players = len({g.players for g in result.groups}) == 1
+    keep = []
+    for m in _common_metrics(result):
+        if m.key.startswith(("win_share_", "policy_share_")) and not same_players:
+            continue
+        keep.append(m)
+    return keep
+
+
+def variant_sections(result, out):
+    groups = result.groups
+    base = groups[0]
+    b = [Heading("Variants compared")]
+    rows = []
+    variants = result.scenario.raw.get("variants", [])
+    for i, g in enumerate(groups):
+        over = variants[i] if i < len(variants) else {}
+        change = ", ".join(f"{k} = {v}" for k, v in _flatten(over).items() if k != "name") or "(the scenario as written)"
+        rows.append([g.label + (" (baseline)" if i == 0 else ""), change, g.players])
+    b.append(Table(["variant", "changes", "players"], rows,
+                   "Every variant played the very same deals (same seed and game indices, same shuffles), so "
+                   "differences are measured game by game."))
+    metrics = _comparable(result)
+    b.append(Heading("Side by side", 3))
+    cols = ["metric"] + [g.label for g in groups]
+    rows = []
+    for m in metrics:
+        rows.append([m.label] + [ci_text(m, *value(result, g, m)) for g in groups])
+    b.append(Table(cols, rows, "Each value with its 95% interval."))
+    b.append(Heading(f"Differences from the baseline ({base.label})", 3))
+    rows, verdicts = [], []
+    for g in groups[1:]:
+        for m in metrics:
+            d, lo, hi = diff(result, g, base, m)
+            rows.append([g.label, m.label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
+                         "yes" if not math.isnan(lo) and (lo > 0 or hi < 0) else "no"])
+            if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
+                verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi,
+                                                   m.fmt_diff))
+    b.append(Table(["variant", "metric", "difference", "paired 95% CI", "real difference?"], rows,
+                   "Difference = variant minus baseline. 'Real' means the paired interval excludes zero."))
+    for v in verdicts:
+        b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
+    # plots side by side
+    edge = next(m for m in metrics if m.key == "first_player_edge")
+    vals = [value(result, g, edge) for g in groups]
+    path = plots.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
+                              "Seat 0's edge over an even share, by variant", "points", reference=0.0,
+                              ref_label="even")
+    b.append(Figure(path, "Seat 0 (plays first): win share minus an even share (1/players), with 95% intervals."))
+    if len({g.players for g in groups}) == 1:
+        n = base.players
+        series = []
+        for g in groups:
+            by_key = {m.key: m for m in M.standard_metrics(result.scenario.game, n, g.rotations)}
+            v = [M.value_ci(by_key[f"win_share_{s}"], g.summary, g.rotations) for s in range(n)]
+            series.append((g.label, [x[0] for x in v], [x[1] for x in v], [x[2] for x in v]))
+        path = plots.bars_with_ci(out / "variants_win_share.png", [f"seat {s}" for s in range(n)], None, None, None,
+                                  "Win share by seat and variant", "win share (%)", reference=1 / n,
+                                  ref_label="even share", groups=series)
+        b.append(Figure(path, "Win share by seat, variants side by side (95% intervals)."))
+    path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
+                            f"{result.scenario.game.length_label.capitalize()} per game by variant",
+                            result.scenario.game.length_label)
+    b.append(Figure(path, f"Distribution of {result.scenario.game.length_label} per game, variants side by side."))
+    game_own = [m for m in metrics if not is_generic(m) and ", seat" not in m.label]
+    for m in game_own:
+        vals = [value(result, g, m) for g in groups]
+        path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
+                                  "%" if m.percent else m.label, percent=m.percent)
+        b.append(Figure(path, f"{m.label} by variant (95% intervals)."))
+    b.append(Heading("Game length by variant", 3))
+    rows = [[g.label] + quantiles(g.summary.hists["length"]) for g in groups]
+    b.append(Table(["variant", "5th pct", "25th pct", "median", "75th pct", "95th pct"], rows))
+    b.append(Heading(f"Baseline in detail: {base.label}"))
+    b += group_sections(result, base, out, prefix=base.label)
+    return b
+
+
+def _flatten(d, prefix=""):
+    out = {}
+    for k, v in d.items():
+        if isinstance(v, dict):
+            out.update(_flatten(v, f"{prefix}{k}."))
+        else:
+            out[f"{prefix}{k}"] = v
+    return out
+
+
+def _metric_for_column(result, column):
+    for m in M.standard_metrics(result.scenario.game, result.groups[0].players, result.groups[0].rotations):
+        if m.num == column and m.den is None:
+            return m
+    return M.Metric(column, column, column)
+
+
+def sweep_sections(result, out):
+    sc = result.scenario
+    comp = sc.comparison
+    axes = comp["axes"]
+    groups = result.groups
+    metric = _metric_for_column(result, comp["metric_column"])
+    b = [Heading("Sweep")]
+    b.append(Text(f"Swept: {' and '.join(f'{p} over {v}' for p, v in axes)}. Target: **{metric.label}** "
+                  f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
+                  f"deals, so points are compared game by game."))
+    vals = [M.value_ci(metric, g.summary, g.rotations) for g in groups]
+    values = np.array([v[0] for v in vals])
+    best = int(np.nanargmax(values) if comp["goal"] == "max" else np.nanargmin(values))
+    # paired comparison of the best point with every other, from the all-groups cross products
+    n = result.games
+    scale = metric.scale / groups[best].rotations
+    s, xx = result.metric_sums.astype(float), result.metric_xtx.astype(float)
+    # sum of squared per-deal differences is zero: the same target value on every deal
+    same = [j for j in range(len(groups)) if j != best and xx[best, best] - 2 * xx[best, j] + xx[j, j] == 0]
+    ties, closest = [], None
+    for j in range(len(groups)):
+        if j == best or j in same:
+            continue
+        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n)
+        d, lo, hi = d * scale, lo * scale, hi * scale
+        if comp["goal"] == "min":
+            d, lo, hi = -d, -hi, -lo
+        if lo <= 0:
+            ties.append(groups[j].label)
+        if closest is None or d < closest[1]:
+            closest = (groups[j].label, d, lo, hi)
+    verdict = f"Best: **{groups[best].label}**, {metric.label.lower()} {ci_text(metric, *vals[best])}."
+    if same:
+        verdict += (" Exactly the same result on every deal (the parameter changed nothing there): "
+                    + ", ".join(groups[j].label for j in same) + ".")
+    if closest:
+        verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
+                    f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}). ")
+        verdict += ("No other point is statistically as good: the best value is clear." if not ties else
+                    f"Not distinguishable from the best at 95%: {', '.join(ties)}; more games would separate them.")
+    b.append(Text(verdict, "verdict"))
+    key_metrics = [m for m in _comparable(result) if m.key == "first_player_edge" or m.key == "length"
+                   or (not is_generic(m) and ", seat" not in m.label)]
+    if len(axes) == 1:
+        xs = axes[0][1]
+        numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
+        xplot = xs if numeric else list(range(len(xs)))
+        path = plots.curve_with_band(out / "sweep_target.png", xplot, [(metric.label, *zip(*vals))], metric.label,
+                                     axes[0][0], "%" if metric.percent else metric.label, percent=metric.percent,
+                                     mark=xplot[best])
+        b.append(Figure(path, f"{metric.label} against {axes[0][0]} with its 95% band; the dotted line marks the best."))
+        for m in key_metrics:
+            mv = [value(result, g, m) for g in groups]
+            path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
+                                         axes[0][0], "%" if m.percent else m.label, percent=m.percent)
+            b.append(Figure(path, f"{m.label} against {axes[0][0]} (95% band)."))
+    else:
+        (px, xs), (py, ys) = axes
+        grid = values.reshape(len(xs), len(ys)).T
+        ann = [[metric.fmt(grid[i, j]) for j in range(len(xs))] for i in range(len(ys))]
+        path = plots.heatmap(out / "sweep_target.png", grid * (1 if metric.percent else 1), [str(x) for x in xs],
+                             [str(y) for y in ys], metric.label, px, py, percent=metric.percent, annotations=ann)
+        b.append(Figure(path, f"{metric.label} over {px} (across) and {py} (down)."))
+    rows = []
+    for g, v in zip(groups, vals):
+        rows.append([g.label, ci_text(metric, *v)] + [ci_text(m, *value(result, g, m)) for m in key_metrics])
+    b.append(Table(["point", metric.label] + [m.label for m in key_metrics], rows, "Each value with its 95% interval."))
+    b.append(Heading(f"First point in detail: {groups[0].label}"))
+    b += group_sections(result, groups[0], out, prefix=groups[0].label)
+    return b
+
+
+def round_robin_sections(result, out):
+    sc = result.scenario
+    labels = sc.comparison["labels"]
+    k = len(labels)
+    share = np.full((k, k), np.nan)
+    lo = np.full((k, k), np.nan)
+    hi = np.full((k, k), np.nan)
+    var = np.zeros((k, k))
+    metric = M.Metric("p0", "", "pcredit_0", scale=1 / CREDIT, percent=True)
+    for g, (a, c) in zip(result.groups, sc.comparison["pairs"]):
+        v, l, h = M.value_ci(metric, g.summary, g.rotations)
+        share[a, c], lo[a, c], hi[a, c] = v, l, h
+        share[c, a], lo[c, a], hi[c, a] = 1 - v, 1 - h, 1 - l
+        var[a, c] = var[c, a] = ((h - l) / (2 * Z95)) ** 2
+    b = [Heading("Round-robin: head to head")]
+    b.append(Text("Every pair of policies played every deal twice, once from each seat, so seat advantage "
+                  "cancels out. A cell is the row policy's win share against the column policy."))
+    ann = [["" if i == j else f"{100 * share[i, j]:.1f}\n({100 * lo[i, j]:.1f}-{100 * hi[i, j]:.1f})"
+            for j in range(k)] for i in range(k)]
+    path = plots.heatmap(out / "round_robin.png", share, labels, labels, "Head-to-head win share (row vs column)",
+                         "opponent", "policy", annotations=ann)
+    b.append(Figure(path, "Row policy's win share against the column policy, with 95% intervals."))
+    rows = []
+    for i in range(k):
+        row = [labels[i]]
+        for j in range(k):
+            row.append("-" if i == j else f"{100 * share[i, j]:.1f}% ({100 * lo[i, j]:.1f} to {100 * hi[i, j]:.1f})")
+        rows.append(row)
+    b.append(Table(["policy \\ opponent"] + labels, rows))
+    mean = np.array([np.nanmean(np.delete(share[i], i)) for i in range(k)])
+    half = np.array([Z95 * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
+    order = np.argsort(-mean)
+    rows = [[r + 1, labels[i], f"{100 * mean[i]:.1f}% ({100 * (mean[i] - half[i]):.1f} to {100 * (mean[i] + half[i]):.1f})"]
+            for r, i in enumerate(order)]
+    b.append(Heading("Ranking", 3))
+    b.append(Table(["rank", "policy", "mean head-to-head win share"], rows,
+                   "Mean of a policy's head-to-head shares against every other policy; the interval treats the "
+                   "pairings as independent (a slight over-estimate, since they share deals)."))
+    top, second = order[0], order[1] if k > 1 else order[0]
+    b.append(Text(edge_verdict(f"{labels[top]} against {labels[second]}", share[top, second], lo[top, second],
+                               hi[top, second], 0.5), "verdict"))
+    return b
