@@ -40,8 +40,10 @@ def _summary_rows(result):
                 continue
             v, lo, hi = M.value_ci(m, g.summary, g.rotations)
             d = (math.nan,) * 3
-            if g is not base and M.has(base.summary, m) and g.summary.cross is not None:
-                d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations)
+            base_m = next((x for x in M.standard_metrics(result.scenario.game, base.players, base.rotations)
+                           if x.key == m.key), None)
+            if g is not base and base_m is not None and M.has(base.summary, base_m) and g.summary.cross is not None:
+                d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations, base_metric=base_m)
             rows.append([g.label, m.key, m.label, v, lo, hi, *d])
     return rows
 

@@ -1,0 +1,155 @@
+"""Variants, seat rotation, round-robins and sweeps: the same deals for every arm, paired statistics."""
+import csv
+import math
+
+import numpy as np
+import pytest
+
+from analyzer import metrics as M
+from analyzer.errors import ScenarioError
+from analyzer.games import get_game
+from analyzer.report import write_report
+from analyzer.runner import CREDIT, run
+from analyzer.scenario import from_dict
+from analyzer.stats import unpaired_diff_ci
+
+NOIZE = get_game("noize")
+BASE = {"game": "noize", "games": 20_000, "seed": 4, "players": 4, "all_seats": {"policy": "threshold"}}
+
+
+def metric(result, g, key):
+    return next(m for m in M.standard_metrics(NOIZE, g.players, g.rotations) if m.key == key)
+
+
+def test_identical_variants_differ_by_exactly_zero():
+    sc = from_dict({**BASE, "variants": [{"name": "a"}, {"name": "b", "rules": {"shuffle_each_round": False}}]})
+    r = run(sc, progress=False)
+    a, b = r.groups
+    assert np.array_equal(a.summary.sums, b.summary.sums)
+    for key in ("win_share_0", "length", "challenger_wins_per_length", "first_player_edge"):
+        m = metric(r, a, key)
+        assert M.diff_ci(m, b.summary, 1, a.summary, 1) == (0.0, 0.0, 0.0)
+
+
+def test_paired_interval_is_narrower_than_unpaired_on_the_same_games():
+    sc = from_dict({**BASE, "variants": [{"name": "rulebook"}, {"name": "shuffle", "rules": {"shuffle_each_round": True}}]})
+    r = run(sc, progress=False)
+    a, b = r.groups
+    m = metric(r, a, "length")
+    d, lo, hi = M.diff_ci(m, b.summary, 1, a.summary, 1)
+    du, ulo, uhi = M.diff_ci(m, b.summary, 1, a.summary, 1, paired=False)
+    assert d == pytest.approx(du)
+    assert hi - lo < uhi - ulo
+    # and the unpaired helper of stats.py agrees with the metrics layer
+    sa, sb = b.summary, a.summary
+    u = unpaired_diff_ci(sa.s("length"), sb.s("length"), sa.ss("length"), sb.ss("length"), sa.n)
+    assert u[1] == pytest.approx(ulo) and u[2] == pytest.approx(uhi)
+
+
+def test_variants_play_the_same_opening_deal():
+    sc = from_dict({**BASE, "variants": [{"name": "rulebook"}, {"name": "shuffle", "rules": {"shuffle_each_round": True}}]})
+    for index in (0, 123):
+        traces = [NOIZE.trace(arm.encoded(NOIZE), sc.seed, index) for arm in sc.arms]
+        first = [[e for e in t if e["type"] == "deal"][:4] for t in traces]
+        assert first[0] == first[1]
+        assert traces[0][0] == traces[1][0]  # the same deck order
+
+
+def test_rotation_moves_each_policy_through_every_seat():
+    raw = {**BASE, "rotate_seats": True, "seats": {"2": {"policy": "random"}}}
+    sc = from_dict(raw)
+    assert [[s.policy for s in a.seats] for a in sc.arms] == [
+        ["threshold", "threshold", "random", "threshold"], ["threshold", "threshold", "threshold", "random"],
+        ["random", "threshold", "threshold", "threshold"], ["threshold", "random", "threshold", "threshold"]]
+    r = run(sc, progress=False)
+    g = r.groups[0]
+    s = g.summary
+    for j in range(4):
+        assert s.s(f"pcredit_{j}") == sum(s.s(f"pseat_{j}_{t}") for t in range(4))
+    assert sum(s.s(f"pcredit_{j}") for j in range(4)) == CREDIT * 4 * s.n
+    # the random policy (base seat 2) is far weaker than an even share, from every seat
+    share = M.value_ci(metric(r, g, "policy_share_2"), s, 4)
+    assert share[2] < 0.2
+    # rotation 0 of the group is the unrotated game: same as a plain run
+    plain = run(from_dict({**BASE, "seats": {"2": {"policy": "random"}}}), progress=False).groups[0].summary
+    out = np.zeros((20_000, len(NOIZE.columns(4))), dtype=np.int64)
+    NOIZE.run_batch(sc.arms[0].encoded(NOIZE), 4, 0, out)
+    assert out[:, NOIZE.columns(4).index("length")].sum() == plain.s("length")
+
+
+def test_sweep_names_the_best_point_with_paired_statistics(tmp_path):
+    raw = {**BASE, "games": 6000, "sweep": {"x": {"path": "seats.0.challenge_below", "values": [0.3, 0.9]},
+                                            "metric": "win_share_0"}}
+    sc = from_dict(raw)
+    assert sc.groups == ["seats.0.challenge_below=0.3", "seats.0.challenge_below=0.9"]
+    r = run(sc, progress=False)
+    assert r.metric_sums[0] == r.groups[0].summary.s("credit_0")
+    assert r.metric_xtx[1, 1] == r.groups[1].summary.ss("credit_0")
+    write_report(r, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "Best: **seats.0.challenge_below=0.3**" in text and "the best value is clear" in text
+
+
+@pytest.mark.parametrize("sweep, match", [
+    ({"x": {"path": "seats.0.challenge_below", "values": [0.1, 1.5]}}, r"seats.0.challenge_below = 1.5"),
+    ({"x": {"path": "rules.colour", "values": [1]}}, r"rules.colour = 1: unknown rule setting"),
+    ({"x": {"path": "seats.0.bluff", "range": [0.5, 0.1, 0.1]}}, r"sweep.x.range"),
+    ({"x": {"path": "seats.0.bluff", "values": [0.1]}, "metric": "happiness"}, r"sweep.metric = 'happiness'"),
+])
+def test_sweep_errors_name_the_key(sweep, match):
+    with pytest.raises(ScenarioError, match=match):
+        from_dict({**BASE, "sweep": sweep})
+
+
+def test_round_robin_needs_two_players_and_gives_a_matrix(tmp_path):
+    pols = [{"policy": "threshold", "label": "cautious", "challenge_below": 0.7},
+            {"policy": "threshold", "label": "default"}, {"policy": "random", "label": "random"}]
+    with pytest.raises(ScenarioError, match="two-player"):
+        from_dict({**BASE, "policies": pols})
+    sc = from_dict({**BASE, "players": 2, "games": 4000, "policies": pols})
+    assert len(sc.arms) == 6 and sc.groups[0] == "cautious vs default"
+    r = run(sc, progress=False)
+    write_report(r, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "| 3 | random |" in text  # random play ranks last
+    assert (tmp_path / "round_robin.png").exists()
+
+
+def test_report_words_agree_with_the_numbers(tmp_path):
+    sc = from_dict({**BASE, "games": 10_000, "variants": [
+        {"name": "2 players", "players": 2}, {"name": "5 players", "players": 5}]})
+    r = run(sc, progress=False)
+    write_report(r, tmp_path)
+    rows = list(csv.DictReader(open(tmp_path / "summary.csv")))
+    md = (tmp_path / "report.md").read_text()
+    for row in rows:
+        if row["group"] != "5 players" or row["metric"] not in ("length", "first_player_edge"):
+            continue
+        lo, hi = float(row["diff_low"]), float(row["diff_high"])
+        line = next(l for l in md.splitlines()
+                    if l.lstrip("> ").startswith("5 players vs 2 players") and row["label"].lower() in l)
+        real = lo > 0 or hi < 0
+        assert ("no detectable difference" not in line) == real
+        if real:
+            assert ("more by" in line) == (float(row["diff_vs_baseline"]) > 0)
+
+
+def test_ctrl_c_gives_a_partial_report(tmp_path, monkeypatch):
+    sc = from_dict({**BASE, "games": 50_000})
+    calls = {"n": 0}
+    real = NOIZE.run_batch
+
+    def interrupted(*args):
+        calls["n"] += 1
+        if calls["n"] == 3:
+            raise KeyboardInterrupt
+        return real(*args)
+
+    monkeypatch.setattr(NOIZE, "run_batch", interrupted)
+    r = run(sc, chunk_size=10_000, progress=False)
+    assert r.partial and r.games == 20_000 and r.groups[0].summary.n == 20_000
+    write_report(r, tmp_path)
+    assert "PARTIAL RESULT" in (tmp_path / "report.md").read_text()
+    import json
+
+    assert json.loads((tmp_path / "manifest.json").read_text())["partial"] is True
