@@ -85,11 +85,16 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
 @click.option("--game-index", "-i", type=click.IntRange(0), default=0, show_default=True,
               help="Which game of the run to replay: the same game the batch run plays at that index.")
-@click.option("--players", "-p", type=int, help="Number of players when no scenario is given [default: the game's minimum... or 4].")
+@click.option("--players", "-p", type=int, help="Number of players (overrides the scenario's) [default without a scenario: 4, "
+              "or the game's only player count].")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
+@click.option("--variant", help="In a scenario that compares configurations: the variant (or sweep point / pairing) "
+              "to replay, by its name in the report [default: the first].")
+@click.option("--rotation", type=click.IntRange(0), default=0, show_default=True,
+              help="With rotate_seats: which rotation of the seats to replay.")
 @click.option("--format", "fmt", type=click.Choice(["text", "jsonl"]), default="text", show_default=True,
               help="text: a game as a person reads it; jsonl: one JSON event a line (fields in docs/<game>.md).")
-def trace(game, scenario, seed, game_index, players, sets, fmt):
+def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fmt):
     """Print every event of one game of GAME (e.g. noize), replayable against the rulebook."""
     from analyzer import scenario as scen
     from analyzer.games import game_names, get_game
@@ -116,7 +121,15 @@ def trace(game, scenario, seed, game_index, players, sets, fmt):
     except ScenarioError as e:
         _fail(e)
     seed = sc.seed if seed is None else seed
-    arm = sc.arms[0]
+    label = sc.groups[0] if variant is None else variant
+    arms = [a for a in sc.arms if a.group == label and a.rotation == rotation]
+    if not arms:
+        rotations = sorted({a.rotation for a in sc.arms if a.group == label})
+        allowed = (f"variants: {', '.join(repr(g) for g in sc.groups)}" if label not in sc.groups
+                   else f"rotations: {rotations}")
+        raise click.BadParameter(f"{variant if label not in sc.groups else rotation!r} is not in the scenario; {allowed}",
+                                 param_hint="--variant" if label not in sc.groups else "--rotation")
+    arm = arms[0]
     events = g.trace(arm.encoded(g), seed, game_index)
     if fmt == "jsonl":
         meta = {"type": "game", "game": g.name, "seed": seed, "game_index": game_index, "players": len(arm.seats),

@@ -61,3 +61,13 @@ def test_games_lists_settings_and_policies():
     assert r.exit_code == 0
     assert "shuffle_each_round (default False; true or false)" in r.output
     assert "challenge_below (default 0.5; a number from 0 to 1)" in r.output
+
+
+def test_trace_picks_a_variant(tmp_path):
+    f = tmp_path / "v.toml"
+    f.write_text(SCEN + '[[variants]]\nname = "a"\n[[variants]]\nname = "b"\nrules.shuffle_each_round = true\n')
+    r = CliRunner().invoke(main, ["trace", "noize", "--scenario", str(f), "--variant", "b", "--format", "jsonl"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output.splitlines()[0])["rules"]["shuffle_each_round"] is True
+    r = CliRunner().invoke(main, ["trace", "noize", "--scenario", str(f), "--variant", "c"])
+    assert r.exit_code != 0 and "variants: 'a', 'b'" in r.output

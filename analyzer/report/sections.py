@@ -156,8 +156,9 @@ def group_sections(result, g, out, prefix=""):
         ex = ", ".join(str(i) for i in s.examples.get(code, []))
         rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
     src = result.scenario.source
+    which = f" --variant '{g.label}'" if len(result.groups) > 1 else ""
     b.append(Table(["end condition", "share of games", "example games"], rows,
-                   f"Replay an example: `analyzer trace {game.name} --scenario {src} --game-index N`."))
+                   f"Replay an example: `analyzer trace {game.name} --scenario {src}{which} --game-index N`."))
 
     # the game's own metrics
     own = [m for m in M.standard_metrics(game, n, rot) if not is_generic(m)]
