@@ -50,7 +50,7 @@ color:#222;line-height:1.45}
 h1{border-bottom:3px solid #345;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
 table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.92em}
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}th{background:#eef2f6}
-td.num{text-align:right;white-space:nowrap}caption{caption-side:bottom;font-size:.85em;color:#555;text-align:left;
+td.num{text-align:right;white-space:nowrap}td:first-child{min-width:11em}caption{caption-side:bottom;font-size:.85em;color:#555;text-align:left;
 padding-top:.3em}
 .verdict{background:#f3f8ee;border-left:4px solid #5a8a3a;padding:.4em .8em}
 .warning{background:#fff4e5;border-left:4px solid #d98c00;padding:.4em .8em}

@@ -84,6 +84,12 @@ def variant_sections(result, out):
     for m in metrics:
         rows.append([m.label] + [ci_text(m, *value(result, g, m)) for g in groups])
     b.append(Table(cols, rows, "Each value with its 95% interval."))
+    b.append(Heading("First-player advantage in each variant", 3))
+    for g in groups:
+        share = value(result, g, next(m for m in M.standard_metrics(result.scenario.game, g.players, g.rotations)
+                                      if m.key == "win_share_0"))
+        b.append(Text(edge_verdict(f"{g.label}: seat 0 (plays first)", *share, 1 / g.players),
+                      "verdict" if "no detectable" not in edge_verdict("", *share, 1 / g.players) else "p"))
     b.append(Heading(f"Differences from the baseline ({base.label})", 3))
     rows, verdicts = [], []
     for g in groups[1:]:

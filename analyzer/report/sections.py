@@ -68,7 +68,9 @@ def _intro(result):
     b = []
     if sc.description:
         b.append(Text(sc.description))
-    b.append(Text(f"**{result.games:,} deals** of {game.title} ({sc.players} players, seed {sc.seed}), "
+    counts = sorted({g.players for g in result.groups})
+    players = f"{counts[0]}" if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
+    b.append(Text(f"**{result.games:,} deals** of {game.title} ({players} players, seed {sc.seed}), "
                   f"each played by {len(sc.arms)} configuration{'s' if len(sc.arms) > 1 else ''}. "
                   f"Seats are numbered clockwise from 0; seat 0 plays first. Every rate is shown with its "
                   f"95% confidence interval in brackets."))
