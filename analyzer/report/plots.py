@@ -92,7 +92,9 @@ def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
                 txt = annotations[i][j]
             else:
                 txt = "" if np.isnan(m[i, j]) else (f"{100 * m[i, j]:.1f}" if percent else f"{m[i, j]:.3g}")
-            ax.text(j, i, txt, ha="center", va="center", fontsize=8)
+            rgba = im.cmap(im.norm(m[i, j] * (100 if percent else 1))) if not np.isnan(m[i, j]) else (1, 1, 1, 1)
+            dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.5
+            ax.text(j, i, txt, ha="center", va="center", fontsize=8, color="white" if dark else "black")
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)

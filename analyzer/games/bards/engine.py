@@ -10,7 +10,7 @@ from analyzer.games.bards.policies import (
     PAIRS, choose_decide, conclude_all, play_group, setup_decide, split_decide)
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
-    MAXC, MR_SETUP, N_COLS, NF, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
+    MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
     R_S23U, R_TIEBARD, R_WIN, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.rng import DEAL, new_streams, shuffle
@@ -27,16 +27,14 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
     """Play a game from the deck order already in st (state after init_state). Returns the number
     of trace events written, or -1 if the trace buffer was too small."""
     n = st[S_N]
-    sim = np.zeros(2 * NF, dtype=np.int64)
-    tmp = np.zeros(2 * NF, dtype=np.int64)
     g = np.zeros(8, dtype=np.int64)
-    base = np.zeros(2 * NF, dtype=np.int64)
     scr = np.zeros(16, dtype=np.int64)
     hand = np.zeros(5, dtype=np.int64)
     upc = np.zeros(5, dtype=np.int64)
     dnc = np.zeros(5, dtype=np.int64)
     vs = np.zeros(32, dtype=np.float64)
     vc = np.zeros(32, dtype=np.float64)
+    cache = np.zeros(8, dtype=np.float64)
 
     k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     if k >= 0:
@@ -72,11 +70,13 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
         emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
         for i in range(5):
             hand[i] = draw(st)
+        for i in range(8):
+            cache[i] = 0.0
         k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         if k >= 0:
             for i in range(5):
                 tr[k, TRACE_FIXED + i] = hand[i]
-        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g)
+        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache)
         nu = 0
         nd = 0
         for i in range(5):
@@ -101,7 +101,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
             for i in range(nd):
                 tr[k, TRACE_FIXED + nu + i] = dnc[i]
         chooser = 1 - active
-        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, sim, tmp, base, g)
+        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, g, cache)
         emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
         if take != 0:
             st[O_STAT + R_CHOSEUP] += 1
@@ -111,12 +111,12 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
         if k >= 0:
             for i in range(nu):
                 tr[k, TRACE_FIXED + i] = upc[i]
-        play_group(st, tbl, first, upc, nu, pint, pflt, rng, sim, tmp, scr, tr, on)
+        play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on)
         k = emit(st, tr, on, EV_GROUP, second, 0, nd, 0, 0, 0, 0, 0, 0, 0, 0)
         if k >= 0:
             for i in range(nd):
                 tr[k, TRACE_FIXED + i] = dnc[i]
-        play_group(st, tbl, second, dnc, nd, pint, pflt, rng, sim, tmp, scr, tr, on)
+        play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
         active = 1 - active
 
     # the end: the player who cannot draw five concludes first, then her opponent
@@ -141,7 +141,8 @@ def play_game(seed, game, tbl, pint, pflt, out, trace, trace_on):
     st = np.empty(ST_SIZE, dtype=np.int64)
     init_state(st, n)
     shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
-    return run(st, tbl, pint, pflt, rng, out, trace, trace_on)
+    # private copies: threads sharing one array would contend on its reference count
+    return run(st, tbl.copy(), pint.copy(), pflt.copy(), rng, out, trace, trace_on)
 
 
 @njit(cache=True)
@@ -153,7 +154,7 @@ def play_stacked(order, seed, game, tbl, pint, pflt, out, trace, trace_on):
     init_state(st, n)
     for i in range(n):
         st[O_PILE + i] = order[i]
-    return run(st, tbl, pint, pflt, rng, out, trace, trace_on)
+    return run(st, tbl.copy(), pint.copy(), pflt.copy(), rng, out, trace, trace_on)
 
 
 @njit(cache=True, parallel=True)

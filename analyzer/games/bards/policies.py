@@ -4,25 +4,28 @@ A seat makes four kinds of decision: how to split the five cards it draws (the p
 random, balanced, greedy, bait), which group to take when the opponent splits (`choose`), how to
 play the cards it receives (`play`), and, for seat 1, how to deal the four setup cards (`setup`).
 
-Every value a policy uses comes from ONE evaluation, `keep_value`, of a tale summary (see
-docs/bards.md): the greedy play policy picks the move that most raises (banked points + sum of
-keep_value over its two tales), and the value of a group of cards for a seat is what that greedy play
-gains by playing the group on the seat's current tales (`greedy_sim`, the very same decision code
-run on a copy of the summaries), minus what it would gain with no cards at all.
+Every value a policy uses comes from ONE evaluation, `kv` (the keep value of a tale, see
+docs/bards.md): the greedy play policy picks the move that most raises (banked points + kv of its
+two tales), and the value of a group of cards for a seat is what that greedy play gains by playing
+the group on the seat's current tales (`sim`, the very same decision code, `pick`, run on copies of
+the tales), compared with receiving no cards.
 
-Inside a simulated play, a conclusion that scores meme points makes the next meme unknown: from
-then on the simulation counts no meme points (`mg`, "meme gone").
+In the simulation a tale is a tuple of 10 ints (n, highest value, suits of the latest card, set
+points, meme points, packed suit counts, ranks held once / twice / three times, blocked) passed by
+value: the hot loops touch no arrays, so they pay no reference counting. A conclusion that scores
+meme points makes the next meme unknown: from then on the simulation counts no meme points
+(`mg`, "meme gone").
 """
 import numpy as np
 from numba import njit
 
 from analyzer.games.bards.rules import C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE
 from analyzer.games.bards.state import (
-    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, NF, O_PILE, O_TF,
-    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, POP6, RS_CHOSEN, RS_END,
+    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, O_PILE,
+    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, RS_CHOSEN, RS_END,
     RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_RANDOM,
-    SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, add_fields,
-    best_suits, clear_tale, conclude, fits, meme_pts, place, placed_fields, tbase)
+    SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
+    conclude, fits, meme_pts, place, tbase)
 from analyzer.rng import below
 
 RECOVER = 0.3     # share of set points a tale that has lost the audience is still worth kept open
@@ -38,7 +41,7 @@ PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int6
 # =================================================================================================
 @njit(cache=True)
 def kv(n, mv, setp, mp, blk, hope, mk, cat):
-    """keep value of a tale: n cards, highest audience value mv, set points, meme points mp,
+    """Keep value of a tale: n cards, highest audience value mv, set points, meme points mp,
     blocked by an Excuse; parameters hope, meme_keep (mk), conclude_at (cat)."""
     if n == 0:
         return E0_FACTOR * hope
@@ -54,232 +57,240 @@ def kv(n, mv, setp, mp, blk, hope, mk, cat):
 
 
 @njit(cache=True)
-def keep_value(n, mv, setp, mp, blk, pr):
-    return kv(n, mv, setp, mp, blk, pr[P_HOPE], pr[P_MEME_KEEP], pr[P_CONCLUDE_AT])
+def pop6(x):
+    return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1)
 
 
 @njit(cache=True)
-def kv_at(a, b, mg, hope, mk, cat):
-    return kv(a[b + T_N], a[b + T_MV], a[b + T_SET], 0 if mg else a[b + T_MP], a[b + T_BLK], hope, mk, cat)
+def empty_tale():
+    z = np.int64(0)
+    return (z, z, z, z, z, z, z, z, z, z)
 
 
 @njit(cache=True)
-def set_gain(h1, h2, h3, r):
-    """Set points gained by adding a card of pairing rank r to a tale holding ranks h1/h2/h3."""
-    if r < 0:
-        return 0
-    bit = np.int64(1) << r
-    if (h1 & bit) == 0:
-        return 0
-    if (h2 & bit) == 0:
-        return 4
-    if (h3 & bit) == 0:
-        return 5
-    return 0
+def tale_of(st, tbl, seat, slot):
+    """The simulation tuple of a real tale."""
+    b = tbase(seat, slot)
+    n = st[b + T_N]
+    ls = tbl[st[b + T_LAST], C_SUITS] if n > 0 else np.int64(0)
+    return (n, st[b + T_MV], ls, st[b + T_SET], st[b + T_MP], st[b + T_PACK], st[b + T_H1],
+            st[b + T_H2], st[b + T_H3], st[b + T_BLK])
 
 
 @njit(cache=True)
-def cgain(n, mv, setp, mpc, mpk, blk, on, omv, oset, omp, oblk, mg, hope, mk, cat):
-    """Gain of concluding a tale that would score meme points mpc now (mpk: its meme points as
-    counted while open); the other tale (on, omv, oset, omp, oblk) loses its meme points from the
-    value if the conclusion changes the meme. Returns (gain, mg after)."""
-    holds = mv >= n
-    now = setp + mpc if holds else 0
-    gain = now + E0_FACTOR * hope - kv(n, mv, setp, mpk, blk, hope, mk, cat)
+def t_add(t, cs, v, r, pc, exc, mask, mexc):
+    """The tale t with one more card (suits cs, value v, pairing rank r, packed suits pc, Excuse)."""
+    n, mv, ls, setp, mp, pk, h1, h2, h3, blk = t
+    n += 1
+    if v > mv:
+        mv = v
+    if r >= 0:
+        bit = np.int64(1) << r
+        if (h1 & bit) == 0:
+            h1 |= bit
+        elif (h2 & bit) == 0:
+            h2 |= bit
+            setp += 4
+        elif (h3 & bit) == 0:
+            h3 |= bit
+            setp += 5
+    pk += pc
+    if mexc != 0:
+        mp = meme_pts(pk, mask, 1)
+    else:
+        mp += pop6(cs & mask)
+    return (n, mv, cs, setp, mp, pk, h1, h2, h3, exc)
+
+
+@njit(cache=True)
+def kv_t(t, mg, hope, mk, cat):
+    return kv(t[0], t[1], t[3], 0 if mg else t[4], t[9], hope, mk, cat)
+
+
+@njit(cache=True)
+def score_t(t, mg, extra, mask, mexc):
+    """(points if concluded now, whether that scores meme points) with `extra` named suits."""
+    holds = t[1] >= t[0]
+    if mg:
+        mp = meme_pts(t[5], 0, extra) if extra > 0 else 0
+    elif extra > 0:
+        mp = meme_pts(t[5], mask, extra + mexc)
+    else:
+        mp = t[4]
+    if not holds:
+        return 0, False
+    return t[3] + mp, mp > 0
+
+
+@njit(cache=True)
+def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
+    """Gain in value of concluding tale t (the other tale is o); returns (gain, mg after)."""
+    now, sm = score_t(t, mg, extra, mask, mexc)
+    gain = now + E0_FACTOR * hope - kv_t(t, mg, hope, mk, cat)
     mg2 = mg
-    if holds and mpc > 0 and not mg:
+    if sm and not mg:
         mg2 = True
-        if on > 0:
-            gain += kv(on, omv, oset, 0, oblk, hope, mk, cat) - kv(on, omv, oset, omp, oblk, hope, mk, cat)
+        if o[0] > 0:
+            gain += kv_t(o, True, hope, mk, cat) - kv_t(o, False, hope, mk, cat)
     return gain, mg2
 
 
 @njit(cache=True)
-def conclude_gain(a, t, mg, extra, mask, mexc, hope, mk, cat):
-    """Gain in value of concluding tale t of the summaries a (two tales, NF fields each).
-
-    extra: further suits the player names (1 after playing the Excuse). Returns (gain, mg after)."""
-    b = t * NF
-    o = (1 - t) * NF
-    if mg:
-        mpc = meme_pts(a[b + T_PACK], 0, extra) if extra > 0 else 0
-        mpk = 0
-    else:
-        mpk = a[b + T_MP]
-        mpc = meme_pts(a[b + T_PACK], mask, extra + mexc) if extra > 0 else mpk
-    return cgain(a[b + T_N], a[b + T_MV], a[b + T_SET], mpc, mpk, a[b + T_BLK],
-                 a[o + T_N], a[o + T_MV], a[o + T_SET], a[o + T_MP], a[o + T_BLK], mg, hope, mk, cat)
-
-
-@njit(cache=True)
-def sim_conclude(a, t, mg, extra, mask, mexc):
-    """Conclude tale t of the summaries a; returns (points, mg after)."""
-    b = t * NF
-    n = a[b + T_N]
-    holds = a[b + T_MV] >= n
-    if mg:
-        mp = meme_pts(a[b + T_PACK], 0, extra) if extra > 0 else 0
-    elif extra > 0:
-        mp = meme_pts(a[b + T_PACK], mask, extra + mexc)
-    else:
-        mp = a[b + T_MP]
-    now = a[b + T_SET] + mp if holds else 0
-    clear_tale(a, b)
-    return now, mg or (holds and mp > 0)
-
-
-@njit(cache=True)
-def best_voluntary(a, mg, mask, mexc, hope, mk, cat):
+def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """The tale whose conclusion gains most, if that gain is positive; else -1."""
     bt = -1
     bg = EPS
-    for t in range(2):
-        if a[t * NF + T_N] == 0:
-            continue
-        g, _ = conclude_gain(a, t, mg, 0, mask, mexc, hope, mk, cat)
+    if t0[0] > 0:
+        g, _ = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
         if g > bg:
             bg = g
-            bt = t
+            bt = 0
+    if t1[0] > 0:
+        g, _ = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
+        if g > bg:
+            bt = 1
     return bt
 
 
 @njit(cache=True)
-def best_excuse_conclusion(a, mg, mask, mexc, hope, mk, cat):
-    """Which tale to conclude right after playing the Excuse (one suit named)."""
+def best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat):
+    """Which tale to conclude right after playing the Excuse (one suit named); (tale, gain)."""
     bt = -1
     bg = -1e18
-    for t in range(2):
-        if a[t * NF + T_N] == 0:
-            continue
-        g, _ = conclude_gain(a, t, mg, 1, mask, mexc, hope, mk, cat)
+    if t0[0] > 0:
+        g, _ = cgain_t(t0, t1, mg, 1, mask, mexc, hope, mk, cat)
         if g > bg + EPS:
             bg = g
-            bt = t
-    return bt
+            bt = 0
+    if t1[0] > 0:
+        g, _ = cgain_t(t1, t0, mg, 1, mask, mexc, hope, mk, cat)
+        if g > bg + EPS:
+            bg = g
+            bt = 1
+    return bt, bg
 
 
 @njit(cache=True)
-def excuse_option(a, pre, slot, c, mg, mask, mexc, tbl, hope, mk, cat, tmp):
-    """Value change of placing the Excuse c on `slot` (after concluding `pre`) and concluding the
-    best tale right after (not counting pre's own gain)."""
-    for j in range(2 * NF):
-        tmp[j] = a[j]
-    if pre >= 0:
-        clear_tale(tmp, pre * NF)
-    b = slot * NF
-    old = kv_at(tmp, b, mg, hope, mk, cat)
-    add_fields(tmp, b, c, tbl, 0 if mg else mask, 0 if mg else mexc)
-    d = kv_at(tmp, b, mg, hope, mk, cat) - old
-    t = best_excuse_conclusion(tmp, mg, mask, mexc, hope, mk, cat)
-    g, _ = conclude_gain(tmp, t, mg, 1, mask, mexc, hope, mk, cat)
-    return d + g
-
-
-@njit(cache=True)
-def place_delta(n, mv, setp, mp, pk, h1, h2, h3, blk, ls, empty, cs, v, r, pc, mg1, mx1, dmp,
-                hope, mk, cat):
-    """(legal, value change) of adding a (non-Excuse) card to a tale; all scalars."""
-    if not empty:
-        if blk != 0 or (cs & ls) == 0:
+def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat):
+    """(legal, value change) of placing the Excuse on `slot` after concluding `pre` (its gain not
+    counted) and concluding the best tale right after."""
+    if pre == 0:
+        t0 = empty_tale()
+    elif pre == 1:
+        t1 = empty_tale()
+    me = 0 if mg1 else mask
+    mx = 0 if mg1 else mexc
+    if slot == 0:
+        if t0[0] > 0 and t0[9] != 0:
             return False, 0.0
-        nn = n + 1
-        nmv = mv if mv > v else v
-        nset = setp + set_gain(h1, h2, h3, r)
-        npk = pk + pc
-        nmp = mp + dmp
-        old = kv(n, mv, setp, 0 if mg1 else mp, blk, hope, mk, cat)
+        old = kv_t(t0, mg1, hope, mk, cat)
+        t0 = t_add(t0, cs, v, r, pc, 1, me, mx)
+        d = kv_t(t0, mg1, hope, mk, cat) - old
     else:
-        nn = 1
-        nmv = v
-        nset = 0
-        npk = pc
-        nmp = dmp
-        old = E0_FACTOR * hope
-    if mg1:
-        nmp = 0
-    elif mx1 != 0:
-        nmp = meme_pts(npk, 0, 1)
-    return True, kv(nn, nmv, nset, nmp, 0, hope, mk, cat) - old
+        if t1[0] > 0 and t1[9] != 0:
+            return False, 0.0
+        old = kv_t(t1, mg1, hope, mk, cat)
+        t1 = t_add(t1, cs, v, r, pc, 1, me, mx)
+        d = kv_t(t1, mg1, hope, mk, cat) - old
+    _, g = best_exc_t(t0, t1, mg1, mask, mexc, hope, mk, cat)
+    return True, d + g
 
 
 @njit(cache=True)
-def greedy_pick(a, cards, k, used, mg, mask, mexc, tbl, hope, mk, cat, tmp):
-    """The greedy move: (index in cards, tale to conclude first or -1, tale to play on)."""
+def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
+    """Value change of adding a non-Excuse card to the open tale t, meme gone or not (m); the
+    caller has checked that it fits."""
+    nt = t_add(t, cs, v, r, pc, 0, 0 if m else mask, 0 if m else mexc)
+    return kv_t(nt, m, hope, mk, cat) - kv_t(t, m, hope, mk, cat)
+
+
+@njit(cache=True)
+def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat):
+    """The greedy move among the cards i with bit i of avail and not of used (card attributes in
+    the tuples ccs, cv, cr, cpc, cex): (card index, tale to conclude first or -1, tale to play on).
+
+    Moves considered: conclude nothing, tale 0 or tale 1 first, then play on tale 0 or tale 1 (an
+    empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
+    played tale's keep value. Ties go to the first found (card order, then -1/0/1, then slot)."""
     best = -1e18
     bi = -1
     bp = -1
     bs = -1
-    n0 = a[T_N]
-    mv0 = a[T_MV]
-    s0 = a[T_SET]
-    m0 = a[T_MP]
-    p0 = a[T_PACK]
-    h10 = a[T_H1]
-    h20 = a[T_H2]
-    h30 = a[T_H3]
-    b0 = a[T_BLK]
-    l0 = tbl[a[T_LAST], C_SUITS] if n0 > 0 else 0
-    n1 = a[NF + T_N]
-    mv1 = a[NF + T_MV]
-    s1 = a[NF + T_SET]
-    m1 = a[NF + T_MP]
-    p1 = a[NF + T_PACK]
-    h11 = a[NF + T_H1]
-    h21 = a[NF + T_H2]
-    h31 = a[NF + T_H3]
-    b1 = a[NF + T_BLK]
-    l1 = tbl[a[NF + T_LAST], C_SUITS] if n1 > 0 else 0
     g0 = 0.0
     g1 = 0.0
     mga = mg
     mgb = mg
-    if n0 > 0:
-        g0, mga = conclude_gain(a, 0, mg, 0, mask, mexc, hope, mk, cat)
-    if n1 > 0:
-        g1, mgb = conclude_gain(a, 1, mg, 0, mask, mexc, hope, mk, cat)
-    for i in range(k):
-        if (used >> i) & 1:
+    o0 = t0[0] > 0
+    o1 = t1[0] > 0
+    if o0:
+        g0, mga = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
+    if o1:
+        g1, mgb = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
+    # can a card follow the latest card of each tale (by suits; blocked tales take nothing)?
+    f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
+    f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
+    e0 = E0_FACTOR * hope
+    for i in range(5):
+        if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
-        c = cards[i]
-        cs = tbl[c, C_SUITS]
-        exc = tbl[c, C_EXCUSE]
-        v = tbl[c, C_VALUE]
-        r = tbl[c, C_RANK]
-        pc = tbl[c, C_PACK]
+        cs = ccs[i]
+        v = cv[i]
+        r = cr[i]
+        pc = cpc[i]
+        if cex[i] != 0:
+            for pre in range(-1, 2):
+                if (pre == 0 and not o0) or (pre == 1 and not o1):
+                    continue
+                g = 0.0 if pre < 0 else (g0 if pre == 0 else g1)
+                mg1 = mg if pre < 0 else (mga if pre == 0 else mgb)
+                for slot in range(2):
+                    ok, d = excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat)
+                    if ok and d + g > best + EPS:
+                        best = d + g
+                        bi = i
+                        bp = pre
+                        bs = slot
+            continue
+        # a new tale from this card, meme kept (nf) or gone (nt)
+        nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0
+        ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0
+        fit0 = (cs & f0) != 0
+        fit1 = (cs & f1) != 0
+        p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
+        p0t = on_tale(t0, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
+        p1f = on_tale(t1, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
+        p1t = on_tale(t1, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
         for pre in range(-1, 2):
             if pre == 0:
-                if n0 == 0:
+                if not o0:
                     continue
                 g = g0
                 mg1 = mga
             elif pre == 1:
-                if n1 == 0:
+                if not o1:
                     continue
                 g = g1
                 mg1 = mgb
             else:
                 g = 0.0
                 mg1 = mg
-            mx1 = 0 if mg1 else mexc
-            dmp = 0 if (mg1 or mexc != 0) else POP6[cs & mask]
+            new = ntg if mg1 else nf
             for slot in range(2):
-                if exc != 0:
-                    empty = slot == pre or a[slot * NF + T_N] == 0
-                    if not empty and a[slot * NF + T_BLK] != 0:
+                if slot == 0:
+                    if pre == 0 or not o0:
+                        d = new
+                    elif fit0:
+                        d = p0t if mg1 else p0f
+                    else:
                         continue
-                    d = g + excuse_option(a, pre, slot, c, mg1, mask, mexc, tbl, hope, mk, cat, tmp)
-                elif slot == 0:
-                    ok, d = place_delta(n0, mv0, s0, m0, p0, h10, h20, h30, b0, l0, pre == 0 or n0 == 0,
-                                        cs, v, r, pc, mg1, mx1, dmp, hope, mk, cat)
-                    if not ok:
-                        continue
-                    d += g
                 else:
-                    ok, d = place_delta(n1, mv1, s1, m1, p1, h11, h21, h31, b1, l1, pre == 1 or n1 == 0,
-                                        cs, v, r, pc, mg1, mx1, dmp, hope, mk, cat)
-                    if not ok:
+                    if pre == 1 or not o1:
+                        d = new
+                    elif fit1:
+                        d = p1t if mg1 else p1f
+                    else:
                         continue
-                    d += g
+                d += g
                 if d > best + EPS:
                     best = d
                     bi = i
@@ -289,93 +300,157 @@ def greedy_pick(a, cards, k, used, mg, mask, mexc, tbl, hope, mk, cat, tmp):
 
 
 @njit(cache=True)
-def greedy_sim(a, cards, k, mask, mexc, tbl, hope, mk, cat, tmp):
-    """Play cards[:k] greedily on the summaries a (modified); returns the gain in value."""
-    v0 = kv_at(a, 0, False, hope, mk, cat) + kv_at(a, NF, False, hope, mk, cat)
-    mg = False
+def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
+    """Make every conclusion that raises the value; returns (t0, t1, mg, points banked)."""
     banked = 0
     while True:
-        t = best_voluntary(a, mg, mask, mexc, hope, mk, cat)
+        t = best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
         if t < 0:
             break
-        p, mg = sim_conclude(a, t, mg, 0, mask, mexc)
+        if t == 0:
+            p, sm = score_t(t0, mg, 0, mask, mexc)
+            t0 = empty_tale()
+        else:
+            p, sm = score_t(t1, mg, 0, mask, mexc)
+            t1 = empty_tale()
         banked += p
+        mg = mg or sm
+    return t0, t1, mg, banked
+
+
+@njit(cache=True)
+def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
+    """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
+    prepared: the tales come from base_tales (the first round of conclusions is already made)."""
+    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
+    mg = False
+    banked = 0
+    if not prepared:
+        t0, t1, mg, banked = vol_t(t0, t1, False, mask, mexc, hope, mk, cat)
     used = 0
-    for _ in range(k):
-        i, pre, slot = greedy_pick(a, cards, k, used, mg, mask, mexc, tbl, hope, mk, cat, tmp)
+    while used != avail:
+        i, pre, slot = pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat)
         used |= 1 << i
-        c = cards[i]
-        if pre >= 0:
-            p, mg = sim_conclude(a, pre, mg, 0, mask, mexc)
+        if pre == 0:
+            p, sm = score_t(t0, mg, 0, mask, mexc)
+            t0 = empty_tale()
             banked += p
-        add_fields(a, slot * NF, c, tbl, 0 if mg else mask, 0 if mg else mexc)
-        if tbl[c, C_EXCUSE] != 0:
-            t = best_excuse_conclusion(a, mg, mask, mexc, hope, mk, cat)
-            p, mg = sim_conclude(a, t, mg, 1, mask, mexc)
+            mg = mg or sm
+        elif pre == 1:
+            p, sm = score_t(t1, mg, 0, mask, mexc)
+            t1 = empty_tale()
             banked += p
-        while True:
-            t = best_voluntary(a, mg, mask, mexc, hope, mk, cat)
-            if t < 0:
-                break
-            p, mg = sim_conclude(a, t, mg, 0, mask, mexc)
+            mg = mg or sm
+        me = 0 if mg else mask
+        mx = 0 if mg else mexc
+        if slot == 0:
+            t0 = t_add(t0, ccs[i], cv[i], cr[i], cpc[i], cex[i], me, mx)
+        else:
+            t1 = t_add(t1, ccs[i], cv[i], cr[i], cpc[i], cex[i], me, mx)
+        if cex[i] != 0:
+            e, _ = best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+            if e == 0:
+                p, sm = score_t(t0, mg, 1, mask, mexc)
+                t0 = empty_tale()
+            else:
+                p, sm = score_t(t1, mg, 1, mask, mexc)
+                t1 = empty_tale()
             banked += p
-    return banked + kv_at(a, 0, mg, hope, mk, cat) + kv_at(a, NF, mg, hope, mk, cat) - v0
+            mg = mg or sm
+        t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+        banked += p
+    return banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
 
 
 @njit(cache=True)
-def load_sim(st, seat, sim):
-    o = O_TF + seat * 2 * NF
-    for j in range(2 * NF):
-        sim[j] = st[o + j]
+def _attr(tbl, cards, k, i, col):
+    return tbl[cards[i], col] if i < k else np.int64(0)
 
 
 @njit(cache=True)
-def prep_base(st, tbl, seat, pr, base, tmp):
-    """base = the seat's tale summaries after the conclusions greedy play would make before any
-    card (the same for every group, so group values start from here)."""
-    load_sim(st, seat, base)
-    greedy_sim(base, tmp, 0, st[S_MASK], st[S_MEXC], tbl, pr[P_HOPE], pr[P_MEME_KEEP], pr[P_CONCLUDE_AT], tmp)
+def card_tuples(tbl, cards, k):
+    """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
+    return ((_attr(tbl, cards, k, 0, C_SUITS), _attr(tbl, cards, k, 1, C_SUITS), _attr(tbl, cards, k, 2, C_SUITS),
+             _attr(tbl, cards, k, 3, C_SUITS), _attr(tbl, cards, k, 4, C_SUITS)),
+            (_attr(tbl, cards, k, 0, C_VALUE), _attr(tbl, cards, k, 1, C_VALUE), _attr(tbl, cards, k, 2, C_VALUE),
+             _attr(tbl, cards, k, 3, C_VALUE), _attr(tbl, cards, k, 4, C_VALUE)),
+            (_attr(tbl, cards, k, 0, C_RANK), _attr(tbl, cards, k, 1, C_RANK), _attr(tbl, cards, k, 2, C_RANK),
+             _attr(tbl, cards, k, 3, C_RANK), _attr(tbl, cards, k, 4, C_RANK)),
+            (_attr(tbl, cards, k, 0, C_PACK), _attr(tbl, cards, k, 1, C_PACK), _attr(tbl, cards, k, 2, C_PACK),
+             _attr(tbl, cards, k, 3, C_PACK), _attr(tbl, cards, k, 4, C_PACK)),
+            (_attr(tbl, cards, k, 0, C_EXCUSE), _attr(tbl, cards, k, 1, C_EXCUSE),
+             _attr(tbl, cards, k, 2, C_EXCUSE), _attr(tbl, cards, k, 3, C_EXCUSE),
+             _attr(tbl, cards, k, 4, C_EXCUSE)))
 
 
 @njit(cache=True)
-def value_from(st, tbl, base, cards, k, pr, sim, tmp):
-    """Value of receiving cards[:k] for the seat whose prepared summaries are `base`."""
-    for j in range(2 * NF):
-        sim[j] = base[j]
-    return greedy_sim(sim, cards, k, st[S_MASK], st[S_MEXC], tbl, pr[P_HOPE], pr[P_MEME_KEEP],
-                      pr[P_CONCLUDE_AT], tmp)
+def base_tales(st, tbl, seat, pr):
+    """The seat's tales after the conclusions greedy play makes before any card (the same for
+    every group, so group values start from here)."""
+    t0 = tale_of(st, tbl, seat, 0)
+    t1 = tale_of(st, tbl, seat, 1)
+    t0, t1, _, _ = vol_t(t0, t1, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
+                         pr[P_CONCLUDE_AT])
+    return t0, t1
 
 
 @njit(cache=True)
-def value_of(st, tbl, seat, cards, k, pr, sim, tmp, base):
-    """Value for `seat` of receiving cards[:k] (greedy play of them minus greedy play of nothing)."""
-    prep_base(st, tbl, seat, pr, base, tmp)
-    return value_from(st, tbl, base, cards, k, pr, sim, tmp)
+def value_of(st, tbl, seat, cards, k, pr):
+    """Value for `seat` of receiving cards[:k] (greedy play of them, against receiving nothing)."""
+    t0, t1 = base_tales(st, tbl, seat, pr)
+    ccs, cv, cr, cpc, cex = card_tuples(tbl, cards, k)
+    return sim(t0, t1, (1 << k) - 1, ccs, cv, cr, cpc, cex, st[S_MASK], st[S_MEXC], pr[P_HOPE],
+               pr[P_MEME_KEEP], pr[P_CONCLUDE_AT], True)
 
 
 @njit(cache=True)
-def group_values(st, tbl, seat, hand, pr, sim, tmp, base, g, vals):
-    """vals[m] = value for `seat` of the cards of `hand` in bitmask m, m = 1..30."""
-    prep_base(st, tbl, seat, pr, base, tmp)
+def group_values(st, tbl, seat, hand, pr, vals):
+    """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30."""
+    t0, t1 = base_tales(st, tbl, seat, pr)
+    ccs, cv, cr, cpc, cex = card_tuples(tbl, hand, 5)
+    mask = st[S_MASK]
+    mexc = st[S_MEXC]
+    hope = pr[P_HOPE]
+    mk = pr[P_MEME_KEEP]
+    cat = pr[P_CONCLUDE_AT]
     vals[0] = 0.0
     vals[31] = 0.0
     for m in range(1, 31):
-        k = 0
-        for i in range(5):
-            if (m >> i) & 1:
-                g[k] = hand[i]
-                k += 1
-        vals[m] = value_from(st, tbl, base, g, k, pr, sim, tmp)
+        vals[m] = sim(t0, t1, m, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, True)
 
 
 @njit(cache=True)
-def pile_value_sum(st, tbl, seat, pr, sim, tmp, base, g):
+def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
+    """pile_value_sum for `seat` with the parameters of seat `owner`, computed once per turn
+    (cache[0..3] values, cache[4..7] filled flags; both seats' identical parameters share)."""
+    same = True
+    for j in range(pflt.shape[1]):
+        if pflt[0, j] != pflt[1, j]:
+            same = False
+    o = 0 if same else owner
+    k = seat * 2 + o
+    if cache[4 + k] == 0.0:
+        cache[k] = pile_value_sum(st, tbl, seat, pflt[o])
+        cache[4 + k] = 1.0
+    return cache[k]
+
+
+@njit(cache=True)
+def pile_value_sum(st, tbl, seat, pr):
     """Sum over the cards left in the draw pile of their value for `seat` as one-card groups."""
-    prep_base(st, tbl, seat, pr, base, tmp)
+    t0, t1 = base_tales(st, tbl, seat, pr)
+    mask = st[S_MASK]
+    mexc = st[S_MEXC]
+    hope = pr[P_HOPE]
+    mk = pr[P_MEME_KEEP]
+    cat = pr[P_CONCLUDE_AT]
+    z = np.int64(0)
     total = 0.0
     for p in range(st[S_POS], st[S_N]):
-        g[0] = st[O_PILE + p]
-        total += value_from(st, tbl, base, g, 1, pr, sim, tmp)
+        c = st[O_PILE + p]
+        total += sim(t0, t1, 1, (tbl[c, C_SUITS], z, z, z, z), (tbl[c, C_VALUE], z, z, z, z),
+                     (tbl[c, C_RANK], z, z, z, z), (tbl[c, C_PACK], z, z, z, z),
+                     (tbl[c, C_EXCUSE], z, z, z, z), mask, mexc, hope, mk, cat, True)
     return total
 
 
@@ -407,25 +482,33 @@ def do_conclude(st, tbl, seat, slot, reason, excuse, pint, rng, tr, on):
 
 
 @njit(cache=True)
-def voluntary_real(st, tbl, seat, pint, pr, rng, sim, tr, on):
+def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
+    """Make every conclusion that raises the value (before and after each card)."""
     while True:
-        load_sim(st, seat, sim)
-        t = best_voluntary(sim, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
-                           pr[P_CONCLUDE_AT])
+        t0 = tale_of(st, tbl, seat, 0)
+        t1 = tale_of(st, tbl, seat, 1)
+        t = best_vol_t(t0, t1, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
+                       pr[P_CONCLUDE_AT])
         if t < 0:
             break
         do_conclude(st, tbl, seat, t, RS_CHOSEN, 0, pint, rng, tr, on)
 
 
 @njit(cache=True)
-def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, sim, tmp, tr, on):
-    """Play cards[:k] for seat: order, placements and conclusions by greedy_pick."""
-    voluntary_real(st, tbl, seat, pint, pr, rng, sim, tr, on)
+def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
+    """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
+    hope = pr[P_HOPE]
+    mk = pr[P_MEME_KEEP]
+    cat = pr[P_CONCLUDE_AT]
+    ccs, cv, cr, cpc, cex = card_tuples(tbl, cards, k)
+    avail = (1 << k) - 1
+    voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
     used = 0
-    for _ in range(k):
-        load_sim(st, seat, sim)
-        i, pre, slot = greedy_pick(sim, cards, k, used, False, st[S_MASK], st[S_MEXC], tbl, pr[P_HOPE],
-                                   pr[P_MEME_KEEP], pr[P_CONCLUDE_AT], tmp)
+    while used != avail:
+        t0 = tale_of(st, tbl, seat, 0)
+        t1 = tale_of(st, tbl, seat, 1)
+        i, pre, slot = pick(t0, t1, avail, used, False, ccs, cv, cr, cpc, cex, st[S_MASK], st[S_MEXC],
+                            hope, mk, cat)
         used |= 1 << i
         c = cards[i]
         if pre >= 0:
@@ -433,11 +516,11 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, sim, tmp, tr, on):
             do_conclude(st, tbl, seat, pre, RS_FORCED if forced else RS_CHOSEN, 0, pint, rng, tr, on)
         place(st, tbl, seat, slot, c, 0, tr, on)
         if tbl[c, C_EXCUSE] != 0:
-            load_sim(st, seat, sim)
-            t = best_excuse_conclusion(sim, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
-                                       pr[P_CONCLUDE_AT])
-            do_conclude(st, tbl, seat, t, RS_EXCUSE, 1, pint, rng, tr, on)
-        voluntary_real(st, tbl, seat, pint, pr, rng, sim, tr, on)
+            t0 = tale_of(st, tbl, seat, 0)
+            t1 = tale_of(st, tbl, seat, 1)
+            e, _ = best_exc_t(t0, t1, False, st[S_MASK], st[S_MEXC], hope, mk, cat)
+            do_conclude(st, tbl, seat, e, RS_EXCUSE, 1, pint, rng, tr, on)
+        voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
 
 
 @njit(cache=True)
@@ -495,11 +578,11 @@ def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
 
 
 @njit(cache=True)
-def play_group(st, tbl, seat, cards, k, pint, pflt, rng, sim, tmp, scr, tr, on):
+def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on):
     if pint[seat, I_PLAY] == PL_RANDOM:
         play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on)
     else:
-        play_greedy(st, tbl, seat, cards, k, pint, pflt[seat], rng, sim, tmp, tr, on)
+        play_greedy(st, tbl, seat, cards, k, pint, pflt[seat], rng, tr, on)
 
 
 # =================================================================================================
@@ -518,7 +601,7 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
 
 
 @njit(cache=True)
-def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g):
+def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache):
     """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down)."""
     code = pint[s, I_SPLIT]
     if code == SP_RANDOM:
@@ -527,17 +610,17 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g):
     c = 1 - s
     spite = pr[P_SPITE]
     thr = pr[P_THRESHOLD]
-    group_values(st, tbl, s, hand, pr, sim, tmp, base, g, vs)
-    group_values(st, tbl, c, hand, pr, sim, tmp, base, g, vc)
+    group_values(st, tbl, s, hand, pr, vs)
+    group_values(st, tbl, c, hand, pr, vc)
     if code == SP_GREEDY:
         ch = pint[s, I_CHOOSE]
         sum_c = 0.0
         sum_s = 0.0
         n_pile = st[S_N] - st[S_POS]
         if ch == CH_EXPECTED:
-            sum_c = pile_value_sum(st, tbl, c, pr, sim, tmp, base, g)
+            sum_c = pile_sum_cached(st, tbl, c, s, pflt, cache)
             if spite != 0.0:
-                sum_s = pile_value_sum(st, tbl, s, pr, sim, tmp, base, g)
+                sum_s = pile_sum_cached(st, tbl, s, s, pflt, cache)
         best = -1e18
         bm = 1
         for m in range(1, 31):
@@ -549,7 +632,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g):
             elif ch == CH_AT_LEAST:
                 p = 1.0 if vc[m] >= thr else 0.0
             else:
-                kd = POP6[d]
+                kd = pop6(d)
                 ec = kd * _mean_unseen(sum_c, n_pile, vc, d)
                 es = kd * _mean_unseen(sum_s, n_pile, vs, d) if spite != 0.0 else 0.0
                 p = 1.0 if vc[m] - spite * es >= ec - spite * vs[m] else 0.0
@@ -583,7 +666,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g):
     best_f = -1e18
     bf = 1
     for m in range(1, 31):
-        if POP6[m] > 2:
+        if pop6(m) > 2:
             continue
         d = 31 ^ m
         a_ = vs[d] - spite * vc[m]
@@ -599,7 +682,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, sim, tmp, base, g):
 
 
 @njit(cache=True)
-def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, sim, tmp, base, g):
+def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache):
     """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
     code = pint[c, I_CHOOSE]
     if code == CH_RANDOM:
@@ -611,23 +694,23 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, sim, tmp, base, g):
         if (up >> i) & 1:
             g[k] = hand[i]
             k += 1
-    vcu = value_of(st, tbl, c, g, k, pr, sim, tmp, base)
+    vcu = value_of(st, tbl, c, g, k, pr)
     if code == CH_AT_LEAST:
         return 1 if vcu >= pr[P_THRESHOLD] else 0
     spite = pr[P_SPITE]
-    vsu = value_of(st, tbl, s, g, k, pr, sim, tmp, base) if spite != 0.0 else 0.0
+    vsu = value_of(st, tbl, s, g, k, pr) if spite != 0.0 else 0.0
     down = 31 ^ up
-    kd = POP6[down]
+    kd = pop6(down)
     # the unseen cards: the draw pile and the face-down group (the chooser knows them as a set)
-    sum_c = pile_value_sum(st, tbl, c, pr, sim, tmp, base, g)
-    sum_s = pile_value_sum(st, tbl, s, pr, sim, tmp, base, g) if spite != 0.0 else 0.0
+    sum_c = pile_sum_cached(st, tbl, c, c, pflt, cache)
+    sum_s = pile_sum_cached(st, tbl, s, c, pflt, cache) if spite != 0.0 else 0.0
     n_unseen = st[S_N] - st[S_POS] + kd
     for i in range(5):
         if (down >> i) & 1:
             g[0] = hand[i]
-            sum_c += value_of(st, tbl, c, g, 1, pr, sim, tmp, base)
+            sum_c += value_of(st, tbl, c, g, 1, pr)
             if spite != 0.0:
-                sum_s += value_of(st, tbl, s, g, 1, pr, sim, tmp, base)
+                sum_s += value_of(st, tbl, s, g, 1, pr)
     ec = kd * sum_c / n_unseen
     es = kd * sum_s / n_unseen
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
@@ -647,8 +730,10 @@ def setup_decide(st, tbl, d, pint, pflt, rng):
     for j in range(6):
         v = 0.0
         for q in range(4):
-            n, mv, setp, mp, blk = placed_fields(st, 0, True, d[q], tbl, mask, mexc)
-            kq = keep_value(n, mv, setp, mp, blk, pr)
+            c = d[q]
+            t = t_add(empty_tale(), tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK],
+                      tbl[c, C_EXCUSE], mask, mexc)
+            kq = kv_t(t, False, pr[P_HOPE], pr[P_MEME_KEEP], pr[P_CONCLUDE_AT])
             if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
                 v += kq
             else:

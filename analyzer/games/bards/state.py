@@ -205,47 +205,6 @@ def add_fields(a, b, c, tbl, mask, mexc):
 
 
 @njit(cache=True)
-def placed_fields(a, b, empty, c, tbl, mask, mexc):
-    """(n, highest value, set points, meme points, blocked) of a tale after adding c, unchanged a."""
-    if empty:
-        n = 0
-        mv = 0
-        setp = 0
-        mp = 0
-        pack = 0
-        h1 = 0
-        h2 = 0
-        h3 = 0
-    else:
-        n = a[b + T_N]
-        mv = a[b + T_MV]
-        setp = a[b + T_SET]
-        mp = a[b + T_MP]
-        pack = a[b + T_PACK]
-        h1 = a[b + T_H1]
-        h2 = a[b + T_H2]
-        h3 = a[b + T_H3]
-    n += 1
-    v = tbl[c, C_VALUE]
-    if v > mv:
-        mv = v
-    r = tbl[c, C_RANK]
-    if r >= 0:
-        bit = np.int64(1) << r
-        if (h1 & bit) == 0:
-            pass
-        elif (h2 & bit) == 0:
-            setp += 4
-        elif (h3 & bit) == 0:
-            setp += 5
-    if mexc != 0:
-        mp = meme_pts(pack + tbl[c, C_PACK], mask, 1)
-    else:
-        mp += POP6[tbl[c, C_SUITS] & mask]
-    return n, mv, setp, mp, tbl[c, C_EXCUSE]
-
-
-@njit(cache=True)
 def fits(st, tbl, seat, slot, c):
     """Can c go on this tale (an empty slot starts a new tale)?"""
     b = tbase(seat, slot)
