@@ -174,6 +174,30 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
     return key, BID_PLAIN
 
 
+@njit(cache=True, inline="always")
+def _event(trace, ne, code, a, b, c, d, e, f):
+    """Write event row ne (fields a..f) if the buffer has room; return the next row index.
+
+    Card lists and per-seat lists go in columns TRACE_FIXED onwards, written by the caller."""
+    if ne < trace.shape[0]:
+        trace[ne, 0] = code
+        trace[ne, 1] = a
+        trace[ne, 2] = b
+        trace[ne, 3] = c
+        trace[ne, 4] = d
+        trace[ne, 5] = e
+        trace[ne, 6] = f
+    return ne + 1
+
+
+@njit(cache=True, inline="always")
+def _cards(trace, ne, cards, n):
+    """Cards of the event just written (row ne - 1), if it fitted."""
+    if ne <= trace.shape[0]:
+        for i in range(n):
+            trace[ne - 1, TRACE_FIXED + i] = cards[i]
+
+
 @njit(cache=True)
 def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
@@ -195,13 +219,9 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
         out[c] = 0
 
     ne = 0
-    cap = trace.shape[0]
     if trace_on:
-        trace[ne, 0] = EV_DECK
-        trace[ne, 1] = D
-        for i in range(D):
-            trace[ne, TRACE_FIXED + i] = stack[i]
-        ne += 1
+        ne = _event(trace, ne, EV_DECK, D, 0, 0, 0, 0, 0)
+        _cards(trace, ne, stack, D)
 
     pos = 0
     dealer = n - 1
@@ -211,40 +231,27 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
         if rules[R_SHUFFLE] != 0 and rounds > 0:
             shuffle(rng, DEAL, stack, D)
             pos = 0
-            if trace_on and ne < cap:
-                trace[ne, 0] = EV_SHUFFLE
-                trace[ne, 1] = D
-                for i in range(D):
-                    trace[ne, TRACE_FIXED + i] = stack[i]
-                ne += 1
-        if trace_on and ne < cap:
-            trace[ne, 0] = EV_ROUND
-            trace[ne, 1] = rounds + 1
-            trace[ne, 2] = dealer
-            trace[ne, 3] = starter
-            trace[ne, 4] = pos
-            ne += 1
+            if trace_on:
+                ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
+                _cards(trace, ne, stack, D)
+        if trace_on:
+            ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
         # deal each player all her cards at once, from the dealer's left
         in_play = 0
         for j in range(n):
             p = (starter + j) % n
             for t in range(N_TYPES):
                 cnt[p, t] = 0
-            if trace_on and ne < cap:
-                trace[ne, 0] = EV_DEAL
-                trace[ne, 1] = p
-                trace[ne, 2] = hand[p]
-                trace[ne, 3] = pos
+            if trace_on:
+                ne = _event(trace, ne, EV_DEAL, p, hand[p], pos, 0, 0, 0)
             for c in range(hand[p]):
                 card = stack[pos]
                 cnt[p, card] += 1
-                if trace_on and ne < cap:
-                    trace[ne, TRACE_FIXED + c] = card
+                if trace_on and ne <= trace.shape[0]:
+                    trace[ne - 1, TRACE_FIXED + c] = card
                 pos += 1
                 if pos == D:
                     pos = 0
-            if trace_on and ne < cap:
-                ne += 1
             in_play += hand[p]
 
         # bidding: the starter opens; each next player raises or challenges
@@ -267,13 +274,8 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
             bids += 1
             if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
                 out[C_BLUFF] += 1
-            if trace_on and ne < cap:
-                trace[ne, 0] = EV_BID
-                trace[ne, 1] = seat
-                trace[ne, 2] = key // 4
-                trace[ne, 3] = key % 4
-                trace[ne, 4] = kind
-                ne += 1
+            if trace_on:
+                ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
             seat = (seat + 1) % n
 
         # the challenge: count the instrument plus every Groupie
@@ -295,32 +297,13 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
         if bids == 1:
             out[C_OPEN] += 1
         if trace_on:
-            if ne < cap:
-                trace[ne, 0] = EV_CHALLENGE
-                trace[ne, 1] = challenger
-                trace[ne, 2] = bidder
-                trace[ne, 3] = count
-                trace[ne, 4] = inst
-                ne += 1
+            ne = _event(trace, ne, EV_CHALLENGE, challenger, bidder, count, inst, 0, 0)
             for j in range(n):
                 p = (starter + j) % n
-                if ne < cap:
-                    trace[ne, 0] = EV_REVEAL
-                    trace[ne, 1] = p
-                    for t in range(N_TYPES):
-                        trace[ne, 2 + t] = cnt[p, t]
-                    ne += 1
-            if ne < cap:
-                trace[ne, 0] = EV_COUNT
-                trace[ne, 1] = inst
-                trace[ne, 2] = count
-                trace[ne, 3] = have_inst
-                trace[ne, 4] = have_groupies
-                trace[ne, 5] = loser
-                trace[ne, 6] = 1 if loser == challenger else 0
-                for p in range(n):
-                    trace[ne, TRACE_FIXED + p] = hand[p]
-                ne += 1
+                ne = _event(trace, ne, EV_REVEAL, p, cnt[p, 0], cnt[p, 1], cnt[p, 2], cnt[p, 3], cnt[p, 4])
+            ne = _event(trace, ne, EV_COUNT, inst, count, have_inst, have_groupies, loser,
+                        1 if loser == challenger else 0)
+            _cards(trace, ne, hand, n)
         if hand[loser] >= finish:
             break
         dealer = starter
@@ -339,14 +322,9 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
     out[C_LEN] = rounds
     out[C_END] = 0
     if trace_on:
-        if ne < cap:
-            trace[ne, 0] = EV_END
-            trace[ne, 1] = n_win
-            trace[ne, 2] = rounds
-            for p in range(n):
-                trace[ne, TRACE_FIXED + p] = out[p]
-            ne += 1
-        if ne >= cap:
+        ne = _event(trace, ne, EV_END, n_win, rounds, 0, 0, 0, 0)
+        _cards(trace, ne, out, n)
+        if ne > trace.shape[0]:
             return -1
     return ne
 
