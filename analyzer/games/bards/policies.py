@@ -363,24 +363,31 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
 
 
 @njit(cache=True)
-def _attr(tbl, cards, k, i, col):
-    return tbl[cards[i], col] if i < k else np.int64(0)
-
-
-@njit(cache=True)
 def card_tuples(tbl, cards, k):
     """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
-    return ((_attr(tbl, cards, k, 0, C_SUITS), _attr(tbl, cards, k, 1, C_SUITS), _attr(tbl, cards, k, 2, C_SUITS),
-             _attr(tbl, cards, k, 3, C_SUITS), _attr(tbl, cards, k, 4, C_SUITS)),
-            (_attr(tbl, cards, k, 0, C_VALUE), _attr(tbl, cards, k, 1, C_VALUE), _attr(tbl, cards, k, 2, C_VALUE),
-             _attr(tbl, cards, k, 3, C_VALUE), _attr(tbl, cards, k, 4, C_VALUE)),
-            (_attr(tbl, cards, k, 0, C_RANK), _attr(tbl, cards, k, 1, C_RANK), _attr(tbl, cards, k, 2, C_RANK),
-             _attr(tbl, cards, k, 3, C_RANK), _attr(tbl, cards, k, 4, C_RANK)),
-            (_attr(tbl, cards, k, 0, C_PACK), _attr(tbl, cards, k, 1, C_PACK), _attr(tbl, cards, k, 2, C_PACK),
-             _attr(tbl, cards, k, 3, C_PACK), _attr(tbl, cards, k, 4, C_PACK)),
-            (_attr(tbl, cards, k, 0, C_EXCUSE), _attr(tbl, cards, k, 1, C_EXCUSE),
-             _attr(tbl, cards, k, 2, C_EXCUSE), _attr(tbl, cards, k, 3, C_EXCUSE),
-             _attr(tbl, cards, k, 4, C_EXCUSE)))
+    z = np.int64(0)
+    s0 = s1 = s2 = s3 = s4 = z
+    v0 = v1 = v2 = v3 = v4 = z
+    r0 = r1 = r2 = r3 = r4 = z
+    p0 = p1 = p2 = p3 = p4 = z
+    e0 = e1 = e2 = e3 = e4 = z
+    if k > 0:
+        c = cards[0]
+        s0, v0, r0, p0, e0 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
+    if k > 1:
+        c = cards[1]
+        s1, v1, r1, p1, e1 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
+    if k > 2:
+        c = cards[2]
+        s2, v2, r2, p2, e2 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
+    if k > 3:
+        c = cards[3]
+        s3, v3, r3, p3, e3 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
+    if k > 4:
+        c = cards[4]
+        s4, v4, r4, p4, e4 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
+    return ((s0, s1, s2, s3, s4), (v0, v1, v2, v3, v4), (r0, r1, r2, r3, r4), (p0, p1, p2, p3, p4),
+            (e0, e1, e2, e3, e4))
 
 
 @njit(cache=True)

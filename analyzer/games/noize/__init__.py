@@ -12,13 +12,16 @@ POLICIES = (
            (Param("max_raise", "int", 8, "how many of the next legal bids a raise is drawn from", 1, 40),)),
     Policy("threshold", E.P_THRESHOLD,
            "from its own hand, the exact (hypergeometric) chance the standing bid holds; challenges below "
-           "challenge_below or when challenging is likelier to win than its best raise is to hold; otherwise "
-           "raises to the bid it is most confident in (the highest of equally safe bids), bluffing at rate bluff",
+           "challenge_below (and, with compare_raise, when challenging is likelier to win than its best raise is "
+           "to hold); otherwise raises to the bid it is most confident in (the highest of equally safe bids), "
+           "bluffing at rate bluff",
            (Param("challenge_below", "float", 0.5,
                   "challenge when the standing bid holds with probability below this", 0.0, 1.0),
             Param("bluff", "float", 0.1,
                   "chance of a riskier raise instead: a jump, or the instrument it holds fewest of", 0.0, 1.0),
-            Param("max_jump", "int", 2, "largest jump (in count) of a jump bluff", 1, 10))),
+            Param("max_jump", "int", 2, "largest jump (in count) of a jump bluff", 1, 10),
+            Param("compare_raise", "bool", True,
+                  "also challenge when a challenge is likelier to win than its best raise is to hold"))),
 )
 
 
@@ -38,7 +41,7 @@ def encode(rules, seats):
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):
         for j, p in enumerate(GAME.policy(s.policy).params):
-            par[i, j] = s.params[p.name]
+            par[i, j] = float(s.params[p.name])
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
     return arr, deck, pol, par, table
 

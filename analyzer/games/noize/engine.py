@@ -24,8 +24,8 @@ N_RULES = 5
 # move: a bid key (count * 4 + instrument) or -1 to challenge.
 P_RANDOM, P_THRESHOLD, P_SCRIPT = 0, 1, 2
 RANDOM_MAX_RAISE = 0
-TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP = 0, 1, 2
-N_PARAMS = 3
+TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP, TH_COMPARE = 0, 1, 2, 3
+N_PARAMS = 4
 
 # trace events: column 0 is the code
 EV_DECK, EV_ROUND, EV_SHUFFLE, EV_DEAL, EV_BID, EV_CHALLENGE, EV_REVEAL, EV_COUNT, EV_END = range(1, 10)
@@ -159,7 +159,10 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
     key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table)
     if cur >= 0:
         p_hold = p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table)
-        if p_hold < par[seat, TH_CHALLENGE_BELOW] or 1.0 - p_hold > p_best:
+        # a bid that cannot hold is always challenged: this also bounds every round's bidding
+        if p_hold < par[seat, TH_CHALLENGE_BELOW] or p_hold == 0.0:
+            return -1, BID_PLAIN
+        if par[seat, TH_COMPARE] != 0.0 and 1.0 - p_hold > p_best:
             return -1, BID_PLAIN
     if uniform(rng, stream) < par[seat, TH_BLUFF]:
         if below(rng, stream, 2) == 0:
