@@ -1,0 +1,140 @@
+"""Battle of the Bards: rival bards split five cards cut-and-choose style and tell Decktet tales (2 players)."""
+import numpy as np
+
+from analyzer.games.bards import engine as E
+from analyzer.games.bards import rules as R
+from analyzer.games.bards import state as S
+from analyzer.games.bards import trace as T
+from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+
+PLAY_CHOICES = ("random", "greedy")
+CHOOSE_CHOICES = ("random", "face_up_at_least", "expected")
+SETUP_CHOICES = ("random", "greedy")
+
+
+def _params(play, choose, setup):
+    """The parameters every policy has (defaults differ: the random policy is random throughout)."""
+    return (
+        Param("play", "choice", play,
+              "how it plays the cards it gets: 'random' (uniform legal moves) or 'greedy' (order, placements "
+              "and conclusions that most raise the value of its tales)", choices=PLAY_CHOICES),
+        Param("choose", "choice", choose,
+              "how it picks a group when the opponent splits: 'random', 'face_up_at_least' (the face-up group "
+              "when its value is at least face_up_threshold) or 'expected' (face-up value against the "
+              "expected value of a hidden group of that size from the unseen cards)", choices=CHOOSE_CHOICES),
+        Param("setup", "choice", setup,
+              "seat 1's setup: 'random', or 'greedy' (keep the two cards most valuable as one-card tales, "
+              "minus spite x what the other two are worth to seat 0)", choices=SETUP_CHOICES),
+        Param("conclude_at", "float", 10.0,
+              "a tale that would score this many points or more is concluded at once", 1.0, 60.0),
+        Param("hope", "float", 0.7,
+              "value of each further card (up to 3) a tale can still take while holding the audience; an empty "
+              "tale slot is worth one hope", 0.0, 5.0),
+        Param("meme_keep", "float", 0.5,
+              "share of an open tale's meme points counted in its value (the meme may change before it is "
+              "concluded)", 0.0, 1.0),
+        Param("face_up_threshold", "float", 3.0,
+              "choose=face_up_at_least takes the face-up group when worth at least this; the bait split "
+              "calls a face-up group tempting from this value", 0.0, 30.0),
+        Param("spite", "float", 1.0,
+              "weight of the opponent's gain against its own in split, choose and setup decisions "
+              "(0: only its own gain; 1: the margin)", 0.0, 1.0),
+    )
+
+
+GREEDY_DEFAULTS = _params("greedy", "expected", "greedy")
+
+POLICIES = (
+    Policy("random", S.SP_RANDOM,
+           "splits uniformly at random among the 30 splits (15 partitions x which group is face up); by default "
+           "also plays, chooses and sets up at random", _params("random", "random", "random")),
+    Policy("balanced", S.SP_BALANCED,
+           "cut-and-choose: the partition whose two outcomes (chooser takes either group) are as close as "
+           "possible in value for it (then the better worse case); which group is face up is a coin flip",
+           GREEDY_DEFAULTS),
+    Policy("greedy", S.SP_GREEDY,
+           "the split that maximises what it expects to keep, predicting the chooser with its own choose rule "
+           "and valuing the face-down group by what it really holds", GREEDY_DEFAULTS),
+    Policy("bait", S.SP_BAIT,
+           "shows a small (1- or 2-card) group that tempts the opponent (worth at least face_up_threshold to "
+           "her) and hides the cards it values face down, keeping the most if she takes the bait; with no "
+           "tempting group, the small-group-up split with the best worse case", GREEDY_DEFAULTS),
+)
+
+
+def columns(n):
+    return list(S.COLUMNS)
+
+
+def encode(rules, seats):
+    tbl = R.card_table(rules["deck"], rules["copies"])
+    pint = np.zeros((2, S.N_INT), dtype=np.int64)
+    pflt = np.zeros((2, S.N_FLT), dtype=np.float64)
+    for i, s in enumerate(seats):
+        p = s.params
+        pint[i, S.I_SPLIT] = GAME.policy(s.policy).code
+        pint[i, S.I_PLAY] = PLAY_CHOICES.index(p["play"])
+        pint[i, S.I_CHOOSE] = CHOOSE_CHOICES.index(p["choose"])
+        pint[i, S.I_SETUP] = SETUP_CHOICES.index(p["setup"])
+        pflt[i, S.P_CONCLUDE_AT] = float(p["conclude_at"])
+        pflt[i, S.P_HOPE] = float(p["hope"])
+        pflt[i, S.P_MEME_KEEP] = float(p["meme_keep"])
+        pflt[i, S.P_THRESHOLD] = float(p["face_up_threshold"])
+        pflt[i, S.P_SPITE] = float(p["spite"])
+    return tbl, pint, pflt
+
+
+def run_batch(encoded, seed, first_game, out):
+    E.batch(np.uint64(seed), first_game, *encoded, out)
+
+
+def trace(encoded, seed, game_index):
+    return T.play_traced(encoded, seed, game_index)[0]
+
+
+GAME = Game(
+    name="bards",
+    title="Battle of the Bards",
+    min_players=2,
+    max_players=2,
+    summary="rival bards split five cards (one group face up, the opponent chooses) and tell Decktet tales "
+            "that score meme matches and sets while they hold the audience",
+    settings=R.SETTINGS,
+    policies=POLICIES,
+    columns=columns,
+    resolve_rules=R.resolve_rules,
+    encode=encode,
+    run_batch=run_batch,
+    trace=trace,
+    format_event=T.format_event,
+    length_label="turns",
+    end_conditions=("the draw pile ran out",),
+    metrics=(
+        PerSeat("Score", "score_", help="final score"),
+        Histogram("Winning margin", "margin", help="absolute score difference"),
+        PerSeat("Had the Bard", "had_bard_", help="share of games with the Crown of Suns in one of her tales"),
+        Ratio("Ties broken by the Bard", "tie_broken_by_bard", None, percent=True,
+              help="share of games whose tied scores the Crown of Suns decided"),
+        Ratio("True ties", "n_winners", None, help="mean number of winners (1 + share of true ties)"),
+        PerSeat("Tales concluded", "tales_"),
+        Ratio("Tales worth nothing", "zero_tales", "tales", percent=True,
+              help="share of concluded tales that scored 0 (lost the audience, or held it with no match)"),
+        Ratio("Tales that lost the audience", "lost_audience", "tales", percent=True),
+        Ratio("Meme changes per game", "meme_changes", None),
+        Ratio("Games where the meme ran out of suits", "meme_suitless", None, percent=True),
+        Ratio("Share of points from meme matches", "meme_points", "points", percent=True,
+              help="the rest comes from pairs and three-of-a-kinds"),
+        Ratio("Splits 1+4, larger group face up", "split_1_4_large_up", "splits", percent=True),
+        Ratio("Splits 1+4, larger group face down", "split_1_4_large_down", "splits", percent=True),
+        Ratio("Splits 2+3, larger group face up", "split_2_3_large_up", "splits", percent=True),
+        Ratio("Splits 2+3, larger group face down", "split_2_3_large_down", "splits", percent=True),
+        Ratio("Chooser took the face-up group", "chose_face_up", "splits", percent=True),
+        Ratio("Forced conclusions per game", "forced_concludes", None,
+              help="a card that fit neither of two open tales"),
+        Ratio("Excuses played per game", "excuse_played", None),
+        Ratio("Cards left in the draw pile at the end", "cards_left", None),
+        Histogram("Turns per game", "length"),
+    ),
+    default_policy="greedy",
+    docs="docs/bards.md",
+)

@@ -11,7 +11,7 @@ from analyzer.games.bards.policies import (
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
-    R_S23U, R_TIEBARD, R_WIN, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
+    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.rng import DEAL, new_streams, shuffle
 
@@ -20,6 +20,15 @@ TRACE_WIDTH = TRACE_FIXED + MAXC
 
 def n_columns():
     return N_COLS
+
+
+@njit(cache=True)
+def end_game(st, tbl, active, pint, rng, tr, on):
+    """The end: the player who cannot draw five concludes all her tales first, then her opponent
+    (a conclusion that scores meme points replaces the meme in between)."""
+    emit(st, tr, on, EV_END, active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    conclude_all(st, tbl, active, pint, rng, tr, on)
+    conclude_all(st, tbl, 1 - active, pint, rng, tr, on)
 
 
 @njit(cache=True)
@@ -119,13 +128,10 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
         play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
         active = 1 - active
 
-    # the end: the player who cannot draw five concludes first, then her opponent
-    emit(st, tr, on, EV_END, active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    conclude_all(st, tbl, active, pint, rng, tr, on)
-    conclude_all(st, tbl, 1 - active, pint, rng, tr, on)
+    end_game(st, tbl, active, pint, rng, tr, on)
     finish(st, out)
     emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], out[R_NWIN], out[R_WIN], out[R_WIN + 1],
-         out[R_TIEBARD], st[S_TURN], 0, 0, 0, 0)
+         out[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
     if on and st[S_OVF] != 0:
         return -1
     return st[S_NE]

@@ -230,6 +230,7 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
     f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
     e0 = E0_FACTOR * hope
+    anyg = mg or mga or mgb  # can a move be made with the meme gone?
     for i in range(5):
         if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
@@ -252,8 +253,8 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
                         bs = slot
             continue
         # a new tale from this card, meme kept (nf) or gone (nt)
-        nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0
-        ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0
+        nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0 if not mg else 0.0
+        ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0 if anyg else 0.0
         fit0 = (cs & f0) != 0
         fit1 = (cs & f1) != 0
         p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
