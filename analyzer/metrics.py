@@ -89,7 +89,10 @@ def value_ci(metric, g, rotations):
     if math.isnan(value) or g.n < 2:
         return (value, math.nan, math.nan)
     half = Z95 * math.sqrt(_var(terms, g.n) / g.n)
-    return (value, value - half, value + half)
+    lo, hi = value - half, value + half
+    if metric.percent and metric.offset == 0:  # a proportion: the interval stays within 0..100%
+        lo, hi = max(lo, 0.0), min(hi, 1.0)
+    return (value, lo, hi)
 
 
 def diff_ci(metric, g, rot_g, base, rot_base, paired=True, base_metric=None):
@@ -135,5 +138,6 @@ def standard_metrics(game, players, rotations):
             out.append(Metric(key, m.label, m.num, m.den, percent=m.percent, binary=m.percent and m.den is None))
         elif isinstance(m, PerSeat):
             for s in range(players):
-                out.append(Metric(f"{m.prefix}{s}", f"{m.label}, seat {s}", f"{m.prefix}{s}"))
+                out.append(Metric(f"{m.prefix}{s}", f"{m.label}, seat {s}", f"{m.prefix}{s}", percent=m.percent,
+                                  binary=m.percent))
     return out

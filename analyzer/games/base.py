@@ -122,6 +122,7 @@ class PerSeat:
     label: str
     prefix: str
     help: str = ""
+    percent: bool = False  # a 0/1 column: shown as a rate per seat, without a histogram
 
 
 @dataclass(frozen=True)

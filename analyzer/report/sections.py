@@ -177,14 +177,14 @@ def group_sections(result, g, out, prefix=""):
             rows.append([m.label, ci_text(m, *M.value_ci(m, s, rot)), helps.get(label_root, "")])
         b.append(Table(["metric", "value (95% CI)", "meaning"], rows))
         for decl in game.metrics:
-            if isinstance(decl, PerSeat):
+            if isinstance(decl, PerSeat) and not decl.percent:
                 series = [(f"seat {i}", s.hists.get(f"{decl.prefix}{i}", np.zeros(1, dtype=np.int64))) for i in range(n)]
                 path = plots.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label, decl.label.lower())
-                b.append(Figure(path, f"{decl.label} by seat. {decl.help}"))
+                b.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
             elif isinstance(decl, Histogram) and decl.column != "length":
                 path = plots.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
                                         decl.label.lower())
-                b.append(Figure(path, decl.label + (f". {decl.help}" if decl.help else "")))
+                b.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
     return b
 
 
