@@ -5,9 +5,11 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
   `analyzer games`, the docs and sweeps;
 - `policies`: its bot policies, each a `Policy` with numeric `Param`s;
 - `columns(n_players)`: the names of the per-game result columns its kernel fills (int64);
-- `encode(rules, seats)`: validated settings + seats -> the arrays the kernel takes;
-- `run_batch(encoded, seed, first_game, out)`: fills out[i] with game first_game + i;
-- `trace(encoded, seed, game_index)`: the events of one game, played by the same numba code;
+- `encode(rules, seats)`: validated settings + seats -> the tuple of arrays the kernel takes;
+- `batch(seed, first_game, *encoded, out)`: the parallel numba kernel; fills out[i] with game
+  first_game + i (called through `Game.run_batch`);
+- `play_traced(encoded, seed, game_index)`: (events, result row) of one game, played by the same
+  numba code with event recording on (called through `Game.trace`);
 - `format_event(event)`: one event as a line a person reads;
 - `metrics`, `end_conditions`: what the report shows beyond the generic sections.
 
@@ -19,6 +21,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
+
+import numpy as np
 
 from analyzer.errors import MISSING, ScenarioError
 
@@ -145,9 +149,9 @@ class Game:
     policies: tuple[Policy, ...]
     columns: Callable[[int], list[str]]
     resolve_rules: Callable[[dict, int, str], dict]  # (rules with defaults, n_players, source) -> rules
-    encode: Callable[[dict, Sequence[Seat]], Any]
-    run_batch: Callable[[Any, int, int, Any], None]
-    trace: Callable[[Any, int, int], list[dict]]
+    encode: Callable[[dict, Sequence[Seat]], tuple]
+    batch: Callable  # numba kernel: (seed as uint64, first_game, *encoded, out)
+    play_traced: Callable[[tuple, int, int], tuple]  # -> (events, result row)
     format_event: Callable[[dict], str]
     length_label: str = "rounds"
     end_conditions: tuple[str, ...] = ("normal end",)
@@ -155,6 +159,14 @@ class Game:
     default_policy: str = "random"
     docs: str = ""
     extra: dict = field(default_factory=dict)
+
+    def run_batch(self, encoded, seed, first_game, out):
+        """Fill out[i] (int64 rows of `columns`) with the result of game first_game + i."""
+        self.batch(np.uint64(seed), first_game, *encoded, out)
+
+    def trace(self, encoded, seed, game_index):
+        """Every event of one game: the game run_batch plays at that index."""
+        return self.play_traced(encoded, seed, game_index)[0]
 
     def setting(self, name):
         for p in self.settings:

@@ -84,14 +84,6 @@ def encode(rules, seats):
     return tbl, pint, pflt
 
 
-def run_batch(encoded, seed, first_game, out):
-    E.batch(np.uint64(seed), first_game, *encoded, out)
-
-
-def trace(encoded, seed, game_index):
-    return T.play_traced(encoded, seed, game_index)[0]
-
-
 GAME = Game(
     name="bards",
     title="Battle of the Bards",
@@ -104,8 +96,8 @@ GAME = Game(
     columns=columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
-    run_batch=run_batch,
-    trace=trace,
+    batch=E.batch,
+    play_traced=T.play_traced,
     format_event=T.format_event,
     length_label="turns",
     end_conditions=("the draw pile ran out",),
