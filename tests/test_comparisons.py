@@ -90,6 +90,22 @@ def test_sweep_names_the_best_point_with_paired_statistics(tmp_path):
     assert "Best: **seats.0.challenge_below=0.3**" in text and "the best value is clear" in text
 
 
+def test_two_axis_sweep_is_a_grid(tmp_path):
+    raw = {**BASE, "games": 2000, "sweep": {"x": {"path": "seats.0.challenge_below", "range": [0.2, 0.4, 0.1]},
+                                            "y": {"path": "rules.shuffle_each_round", "values": [False, True]},
+                                            "metric": "length", "goal": "min"}}
+    sc = from_dict(raw)
+    assert len(sc.groups) == 6
+    assert sc.groups[1] == "seats.0.challenge_below=0.2, rules.shuffle_each_round=True"
+    assert sc.arms[1].rules["shuffle_each_round"] is True and sc.arms[2].seats[0].params["challenge_below"] == 0.3
+    r = run(sc, progress=False)
+    write_report(r, tmp_path)
+    lengths = [g.summary.s("length") for g in r.groups]
+    best = sc.groups[int(np.argmin(lengths))]
+    assert f"Best: **{best}**" in (tmp_path / "report.md").read_text()
+    assert (tmp_path / "sweep_target.png").exists()
+
+
 @pytest.mark.parametrize("sweep, match", [
     ({"x": {"path": "seats.0.challenge_below", "values": [0.1, 1.5]}}, r"seats.0.challenge_below = 1.5"),
     ({"x": {"path": "rules.colour", "values": [1]}}, r"rules.colour = 1: unknown rule setting"),

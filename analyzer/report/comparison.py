@@ -217,9 +217,9 @@ def sweep_sections(result, out):
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T
         ann = [[metric.fmt(grid[i, j]) for j in range(len(xs))] for i in range(len(ys))]
-        path = plots.heatmap(out / "sweep_target.png", grid * (1 if metric.percent else 1), [str(x) for x in xs],
-                             [str(y) for y in ys], metric.label, px, py, percent=metric.percent, annotations=ann)
-        b.append(Figure(path, f"{metric.label} over {px} (across) and {py} (down)."))
+        path = plots.heatmap(out / "sweep_target.png", grid, [str(x) for x in xs], [str(y) for y in ys], metric.label,
+                             px, py, percent=metric.percent, annotations=ann, mark=(best % len(ys), best // len(ys)))
+        b.append(Figure(path, f"{metric.label} over {px} (across) and {py} (down); the outlined cell is the best."))
     rows = []
     for g, v in zip(groups, vals):
         rows.append([g.label, ci_text(metric, *v)] + [ci_text(m, *value(result, g, m)) for m in key_metrics])

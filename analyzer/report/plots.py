@@ -78,7 +78,8 @@ def curve_with_band(path, xs, series, title, xlabel, ylabel, percent=False, mark
     return _save(fig, path)
 
 
-def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True, annotations=None):
+def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True, annotations=None, mark=None):
+    """mark: (row, column) of a cell to outline (e.g. the best point of a sweep)."""
     m = np.asarray(matrix, dtype=float)
     fig, ax = plt.subplots(figsize=(max(5, 0.8 * len(xlabels) + 3), max(4, 0.6 * len(ylabels) + 2)))
     im = ax.imshow(m * (100 if percent else 1), cmap="RdBu_r" if percent else "viridis", aspect="auto",
@@ -95,6 +96,8 @@ def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
             rgba = im.cmap(im.norm(m[i, j] * (100 if percent else 1))) if not np.isnan(m[i, j]) else (1, 1, 1, 1)
             dark = 0.299 * rgba[0] + 0.587 * rgba[1] + 0.114 * rgba[2] < 0.5
             ax.text(j, i, txt, ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    if mark is not None:
+        ax.add_patch(plt.Rectangle((mark[1] - 0.5, mark[0] - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.5))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
