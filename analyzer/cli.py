@@ -47,7 +47,7 @@ def main():
               help="Override any scenario value, e.g. --set rules.shuffle_each_round=true --set all_seats.bluff=0.2 "
                    "(repeatable; values in TOML syntax).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
-@click.option("--chunk-size", type=click.IntRange(1), default=100_000, show_default=True,
+@click.option("--chunk-size", type=click.IntRange(1, 5_000_000), default=100_000, show_default=True,
               help="Deals per chunk (memory and progress granularity). Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet):
@@ -57,6 +57,11 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     from analyzer import report, runner
     from analyzer import scenario as scen
 
+    import numba
+
+    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
+        raise click.BadParameter(f"{threads}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
+                                 param_hint="--threads")
     overrides = _parse_sets(sets)
     if seed is not None:
         overrides.append(("seed", seed))

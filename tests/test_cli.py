@@ -71,3 +71,12 @@ def test_trace_picks_a_variant(tmp_path):
     assert json.loads(r.output.splitlines()[0])["rules"]["shuffle_each_round"] is True
     r = CliRunner().invoke(main, ["trace", "noize", "--scenario", str(f), "--variant", "c"])
     assert r.exit_code != 0 and "variants: 'a', 'b'" in r.output
+
+
+def test_impossible_options_are_refused_up_front(tmp_path):
+    f = tmp_path / "tiny.toml"
+    f.write_text(SCEN)
+    r = CliRunner().invoke(main, ["run", str(f), "-q", "--threads", "999"])
+    assert r.exit_code == 2 and "at most" in r.output and "Traceback" not in r.output
+    r = CliRunner().invoke(main, ["run", str(f), "-q", "--chunk-size", "0"])
+    assert r.exit_code == 2 and "--chunk-size" in r.output
