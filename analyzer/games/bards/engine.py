@@ -1,19 +1,22 @@
 """Battle of the Bards in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
 
 The state layout and rule primitives are in state.py, the decisions in policies.py. Randomness:
-stream 0 (DEAL) shuffles the deck once; stream 1 + seat holds that seat's random decisions.
+stream 0 (DEAL) shuffles the deck once; stream 1 + seat holds that seat's random decisions. The
+batch plays chunks of CHUNK games in parallel, each chunk reusing one set of arrays (no allocation
+per game); a game's result depends only on (seed, game index), never on the chunking.
 """
 import numpy as np
 from numba import njit, prange
 
 from analyzer.games.bards.policies import (
-    PAIRS, choose_decide, conclude_all, play_group, setup_decide, split_decide)
+    N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
+    split_decide)
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
     R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
-from analyzer.rng import DEAL, new_streams, shuffle
+from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
 
 TRACE_WIDTH = TRACE_FIXED + MAXC
 
@@ -31,19 +34,36 @@ def end_game(st, tbl, active, pint, rng, tr, on):
     conclude_all(st, tbl, 1 - active, pint, rng, tr, on)
 
 
+# the scratch arrays of a game (new_scratch; a batch reuses one set for many games): int64
+# ib = group cards, play_random's scratch, the hand, the two groups, the setup cards; float64
+# fb = the splitter's and the chooser's group values, the per-turn cache; the group values' tree.
+IB_G, IB_SCR, IB_HAND, IB_UP, IB_DN, IB_D, IB_SIZE = 0, 8, 24, 29, 34, 39, 43
+FB_VS, FB_VC, FB_CACHE = 0, 32, 64
+FB_SIZE = FB_CACHE + N_CACHE
+
+
 @njit(cache=True)
-def run(st, tbl, pint, pflt, rng, out, tr, on):
-    """Play a game from the deck order already in st (state after init_state). Returns the number
-    of trace events written, or -1 if the trace buffer was too small."""
+def new_scratch():
+    """Scratch for `run`: every entry is written before it is read, so a set can serve game after game."""
+    return (np.zeros(IB_SIZE, dtype=np.int64), np.zeros(FB_SIZE, dtype=np.float64),
+            np.empty((NODES, N_NI), dtype=np.int64), np.empty((NODES, N_NF), dtype=np.float64))
+
+
+@njit(cache=True)
+def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
+    """Play a game from the deck order already in st (state after init_state), with the scratch
+    arrays of new_scratch. Returns the number of trace events written, or -1 if the trace buffer
+    was too small."""
     n = st[S_N]
-    g = np.zeros(8, dtype=np.int64)
-    scr = np.zeros(16, dtype=np.int64)
-    hand = np.zeros(5, dtype=np.int64)
-    upc = np.zeros(5, dtype=np.int64)
-    dnc = np.zeros(5, dtype=np.int64)
-    vs = np.zeros(32, dtype=np.float64)
-    vc = np.zeros(32, dtype=np.float64)
-    cache = np.zeros(8, dtype=np.float64)
+    g = ib[IB_G:IB_SCR]
+    scr = ib[IB_SCR:IB_HAND]
+    hand = ib[IB_HAND:IB_UP]
+    upc = ib[IB_UP:IB_DN]
+    dnc = ib[IB_DN:IB_D]
+    d = ib[IB_D:IB_SIZE]
+    vs = fb[FB_VS:FB_VC]
+    vc = fb[FB_VC:FB_CACHE]
+    cache = fb[FB_CACHE:FB_SIZE]  # the per-turn part is reset every turn
 
     k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     if k >= 0:
@@ -54,7 +74,6 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
     meme = draw(st)
     set_meme(st, meme, tbl)
     emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
-    d = np.zeros(4, dtype=np.int64)
     for i in range(4):
         d[i] = draw(st)
     j = setup_decide(st, tbl, d, pint, pflt, rng)
@@ -79,13 +98,13 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
         emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
         for i in range(5):
             hand[i] = draw(st)
-        for i in range(8):
+        for i in range(N_CACHE_TURN):
             cache[i] = 0.0
         k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         if k >= 0:
             for i in range(5):
                 tr[k, TRACE_FIXED + i] = hand[i]
-        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache)
+        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
         nu = 0
         nd = 0
         for i in range(5):
@@ -110,7 +129,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on):
             for i in range(nd):
                 tr[k, TRACE_FIXED + nu + i] = dnc[i]
         chooser = 1 - active
-        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, g, cache)
+        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, g, cache, vs, vc)
         emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
         if take != 0:
             st[O_STAT + R_CHOSEUP] += 1
@@ -147,8 +166,8 @@ def play_game(seed, game, tbl, pint, pflt, out, trace, trace_on):
     st = np.empty(ST_SIZE, dtype=np.int64)
     init_state(st, n)
     shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
-    # private copies: threads sharing one array would contend on its reference count
-    return run(st, tbl.copy(), pint.copy(), pflt.copy(), rng, out, trace, trace_on)
+    ib, fb, ni, nf = new_scratch()
+    return run(st, tbl, pint, pflt, rng, out, trace, trace_on, ib, fb, ni, nf)
 
 
 @njit(cache=True)
@@ -160,14 +179,37 @@ def play_stacked(order, seed, game, tbl, pint, pflt, out, trace, trace_on):
     init_state(st, n)
     for i in range(n):
         st[O_PILE + i] = order[i]
-    return run(st, tbl.copy(), pint.copy(), pflt.copy(), rng, out, trace, trace_on)
+    ib, fb, ni, nf = new_scratch()
+    return run(st, tbl, pint, pflt, rng, out, trace, trace_on, ib, fb, ni, nf)
+
+
+CHUNK = 64  # games a batch plays with one set of state and scratch arrays
+
+
+@njit(cache=True)
+def play_chunk(seed, first_game, lo, hi, tbl, pint, pflt, out):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
+    reusing one state array, random state and scratch set (every game starts from init_state and
+    freshly keyed streams)."""
+    n = tbl.shape[0]
+    # tbl, pint, pflt are the caller's arrays, shared by the threads: private copies (as the batch
+    # once made per game) measured slower, not faster, now that the hot helpers are inlined
+    rng = new_streams(seed, first_game + lo, 3)
+    st = np.empty(ST_SIZE, dtype=np.int64)
+    ib, fb, ni, nf = new_scratch()
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    pile = st[O_PILE:O_PILE + n]
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        init_state(st, n)
+        shuffle(rng, DEAL, pile, n)
+        run(st, tbl, pint, pflt, rng, out[i], dummy, False, ib, fb, ni, nf)
 
 
 @njit(cache=True, parallel=True)
 def batch(seed, first_game, tbl, pint, pflt, out):
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    for i in prange(out.shape[0]):
-        play_game(seed, first_game + i, tbl, pint, pflt, out[i], dummy, False)
-
-
-
+    ng = out.shape[0]
+    nch = (ng + CHUNK - 1) // CHUNK
+    for c in prange(nch):
+        lo = c * CHUNK
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), tbl, pint, pflt, out)

@@ -8,20 +8,23 @@ Every value a policy uses comes from ONE evaluation, `kv` (the keep value of a t
 docs/bards.md): the greedy play policy picks the move that most raises (banked points + kv of its
 two tales), and the value of a group of cards for a seat is what that greedy play gains by playing
 the group on the seat's current tales (`sim`, the very same decision code, `pick`, run on copies of
-the tales), compared with receiving no cards.
+the tales), compared with receiving no cards. The split computes the 30 groups' values at once on a
+tree of positions (`group_values`) and the chooser's expectation values the draw pile card by card
+(`pile_value_sum`): both replay `pick`'s scan exactly, so they give what `sim` gives, bit for bit.
 
 In the simulation a tale is a tuple of 10 ints (n, highest value, suits of the latest card, set
 points, meme points, packed suit counts, ranks held once / twice / three times, blocked) passed by
-value: the hot loops touch no arrays, so they pay no reference counting. A conclusion that scores
+value: the hot loops touch no arrays, so they pay no reference counting, and the small helpers are
+compiled `forceinline` (LLVM inlines them: no call per helper). A conclusion that scores
 meme points makes the next meme unknown: from then on the simulation counts no meme points
 (`mg`, "meme gone").
 """
 import numpy as np
 from numba import njit
 
-from analyzer.games.bards.rules import C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE
+from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
 from analyzer.games.bards.state import (
-    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, O_PILE,
+    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
     P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, RS_CHOSEN, RS_END,
     RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_RANDOM,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
@@ -39,7 +42,7 @@ PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int6
 # =================================================================================================
 # the evaluation
 # =================================================================================================
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def kv(n, mv, setp, mp, blk, hope, mk, cat):
     """Keep value of a tale: n cards, highest audience value mv, set points, meme points mp,
     blocked by an Excuse; parameters hope, meme_keep (mk), conclude_at (cat)."""
@@ -56,18 +59,18 @@ def kv(n, mv, setp, mp, blk, hope, mk, cat):
     return setp + mk * mp + hope * slack
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def pop6(x):
     return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def empty_tale():
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tale_of(st, tbl, seat, slot):
     """The simulation tuple of a real tale."""
     b = tbase(seat, slot)
@@ -77,7 +80,7 @@ def tale_of(st, tbl, seat, slot):
             st[b + T_H2], st[b + T_H3], st[b + T_BLK])
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def t_add(t, cs, v, r, pc, exc, mask, mexc):
     """The tale t with one more card (suits cs, value v, pairing rank r, packed suits pc, Excuse)."""
     n, mv, ls, setp, mp, pk, h1, h2, h3, blk = t
@@ -102,12 +105,12 @@ def t_add(t, cs, v, r, pc, exc, mask, mexc):
     return (n, mv, cs, setp, mp, pk, h1, h2, h3, exc)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def kv_t(t, mg, hope, mk, cat):
     return kv(t[0], t[1], t[3], 0 if mg else t[4], t[9], hope, mk, cat)
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def score_t(t, mg, extra, mask, mexc):
     """(points if concluded now, whether that scores meme points) with `extra` named suits."""
     holds = t[1] >= t[0]
@@ -122,7 +125,7 @@ def score_t(t, mg, extra, mask, mexc):
     return t[3] + mp, mp > 0
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     """Gain in value of concluding tale t (the other tale is o); returns (gain, mg after)."""
     now, sm = score_t(t, mg, extra, mask, mexc)
@@ -135,7 +138,7 @@ def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     return gain, mg2
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """The tale whose conclusion gains most, if that gain is positive; else -1."""
     bt = -1
@@ -196,7 +199,7 @@ def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat
     return True, d + g
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     """Value change of adding a non-Excuse card to the open tale t, meme gone or not (m); the
     caller has checked that it fits."""
@@ -300,7 +303,7 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     return bi, bp, bs
 
 
-@njit(cache=True)
+@njit(cache=True, forceinline=True)
 def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """Make every conclusion that raises the value; returns (t0, t1, mg, points banked)."""
     banked = 0
@@ -363,6 +366,171 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
     return banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
 
 
+# -------------------------------------------------------------------------------------------------
+# the same greedy play, shared between groups: `sim` replayed on a tree of positions
+# -------------------------------------------------------------------------------------------------
+# The value of each of the 30 groups of a hand is what `sim` returns for it. Every step of `sim` is
+# `pick` (a scan over the group's cards and their moves, keeping the first strictly better value)
+# followed by playing the chosen move; the values of one card's moves depend only on the position
+# (the two tales and whether the meme is gone), not on the other cards of the group. So the
+# positions reached are kept as nodes of a tree, each with its cards' move values (computed once)
+# and the node each move leads to: a group's value replays the very same scan over the cached move
+# values, then follows the moves down the tree. The results are those of `sim`, bit for bit.
+NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
+# node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
+# first, move values computed (per card), child node of each card's six moves (-1: not visited)
+NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH = 0, 10, 20, 21, 22, 23, 24, 29
+N_NI = NI_CH + 30
+# node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values
+NF_G0, NF_G1, NF_FIN, NF_MV = 0, 1, 2, 3
+N_NF = NF_MV + 30
+
+
+@njit(cache=True, forceinline=True)
+def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
+    """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
+    in position (t0, t1, mg), with the conclusion gains g0, g1 and meme-gone flags mga, mgb."""
+    neg = -np.inf
+    x0 = x1 = x2 = x3 = x4 = x5 = neg
+    o0 = t0[0] > 0
+    o1 = t1[0] > 0
+    if ex != 0:
+        ok, d = excuse_delta(t0, t1, -1, 0, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
+        if ok:
+            x0 = d + 0.0
+        ok, d = excuse_delta(t0, t1, -1, 1, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
+        if ok:
+            x1 = d + 0.0
+        if o0:
+            ok, d = excuse_delta(t0, t1, 0, 0, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
+            if ok:
+                x2 = d + g0
+            ok, d = excuse_delta(t0, t1, 0, 1, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
+            if ok:
+                x3 = d + g0
+        if o1:
+            ok, d = excuse_delta(t0, t1, 1, 0, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
+            if ok:
+                x4 = d + g1
+            ok, d = excuse_delta(t0, t1, 1, 1, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
+            if ok:
+                x5 = d + g1
+        return x0, x1, x2, x3, x4, x5
+    f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
+    f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
+    e0 = E0_FACTOR * hope
+    anyg = mg or mga or mgb
+    nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0 if not mg else 0.0
+    ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0 if anyg else 0.0
+    fit0 = (cs & f0) != 0
+    fit1 = (cs & f1) != 0
+    p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
+    p0t = on_tale(t0, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
+    p1f = on_tale(t1, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
+    p1t = on_tale(t1, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
+    # conclude nothing first
+    new = ntg if mg else nf
+    if not o0:
+        x0 = new + 0.0
+    elif fit0:
+        x0 = (p0t if mg else p0f) + 0.0
+    if not o1:
+        x1 = new + 0.0
+    elif fit1:
+        x1 = (p1t if mg else p1f) + 0.0
+    # conclude tale 0 first
+    if o0:
+        new = ntg if mga else nf
+        x2 = new + g0
+        if not o1:
+            x3 = new + g0
+        elif fit1:
+            x3 = (p1t if mga else p1f) + g0
+    # conclude tale 1 first
+    if o1:
+        new = ntg if mgb else nf
+        if not o0:
+            x4 = new + g1
+        elif fit0:
+            x4 = (p0t if mgb else p0f) + g1
+        x5 = new + g1
+    return x0, x1, x2, x3, x4, x5
+
+
+@njit(cache=True, forceinline=True)
+def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
+    """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
+    if pre == 0:
+        p, sm = score_t(t0, mg, 0, mask, mexc)
+        t0 = empty_tale()
+        banked += p
+        mg = mg or sm
+    elif pre == 1:
+        p, sm = score_t(t1, mg, 0, mask, mexc)
+        t1 = empty_tale()
+        banked += p
+        mg = mg or sm
+    me = 0 if mg else mask
+    mx = 0 if mg else mexc
+    if slot == 0:
+        t0 = t_add(t0, cs, v, r, pc, ex, me, mx)
+    else:
+        t1 = t_add(t1, cs, v, r, pc, ex, me, mx)
+    if ex != 0:
+        e, _ = best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+        if e == 0:
+            p, sm = score_t(t0, mg, 1, mask, mexc)
+            t0 = empty_tale()
+        else:
+            p, sm = score_t(t1, mg, 1, mask, mexc)
+            t1 = empty_tale()
+        banked += p
+        mg = mg or sm
+    t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+    banked += p
+    return t0, t1, mg, banked
+
+
+@njit(cache=True, forceinline=True)
+def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
+    """pick's gains of concluding tale 0 / tale 1 first and the meme-gone flags after: (g0, g1, mga, mgb)."""
+    g0 = 0.0
+    g1 = 0.0
+    mga = mg
+    mgb = mg
+    if t0[0] > 0:
+        g0, mga = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
+    if t1[0] > 0:
+        g1, mgb = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
+    return g0, g1, mga, mgb
+
+
+@njit(cache=True, inline="always")
+def node_tale(ni, n, b):
+    return (ni[n, b], ni[n, b + 1], ni[n, b + 2], ni[n, b + 3], ni[n, b + 4], ni[n, b + 5], ni[n, b + 6],
+            ni[n, b + 7], ni[n, b + 8], ni[n, b + 9])
+
+
+@njit(cache=True, inline="always")
+def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
+    """Store a position as node n (its move values not computed yet, no children)."""
+    for j in range(10):
+        ni[n, NI_T0 + j] = t0[j]
+        ni[n, NI_T1 + j] = t1[j]
+    ni[n, NI_MG] = 1 if mg else 0
+    ni[n, NI_BANK] = banked
+    g0, g1, mga, mgb = conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat)
+    ni[n, NI_MGA] = 1 if mga else 0
+    ni[n, NI_MGB] = 1 if mgb else 0
+    nf[n, NF_G0] = g0
+    nf[n, NF_G1] = g1
+    nf[n, NF_FIN] = banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
+    for i in range(5):
+        ni[n, NI_OK + i] = 0
+    for j in range(30):
+        ni[n, NI_CH + j] = -1
+
+
 @njit(cache=True)
 def card_tuples(tbl, cards, k):
     """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
@@ -412,8 +580,9 @@ def value_of(st, tbl, seat, cards, k, pr):
 
 
 @njit(cache=True)
-def group_values(st, tbl, seat, hand, pr, vals):
-    """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30."""
+def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
+    """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30: `sim` of each
+    group, replayed on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
     ccs, cv, cr, cpc, cex = card_tuples(tbl, hand, 5)
     mask = st[S_MASK]
@@ -421,44 +590,120 @@ def group_values(st, tbl, seat, hand, pr, vals):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
+    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
+    set_node(ni, nf, 0, t0, t1, False, np.int64(0), mask, mexc, hope, mk, cat, v0)
+    nn = 1
     vals[0] = 0.0
     vals[31] = 0.0
     for m in range(1, 31):
-        vals[m] = sim(t0, t1, m, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, True)
+        n = 0
+        used = 0
+        while used != m:
+            # pick: the first strictly better (by EPS) move, cards in order, then moves in order
+            best = -1e18
+            bi = -1
+            bk = -1
+            for i in range(5):
+                if ((m >> i) & 1) == 0 or ((used >> i) & 1) != 0:
+                    continue
+                if ni[n, NI_OK + i] == 0:
+                    x = move_values(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
+                                    nf[n, NF_G0], nf[n, NF_G1], ni[n, NI_MGA] != 0, ni[n, NI_MGB] != 0,
+                                    ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk, cat)
+                    for k in range(6):
+                        nf[n, NF_MV + 6 * i + k] = x[k]
+                    ni[n, NI_OK + i] = 1
+                for k in range(6):
+                    d = nf[n, NF_MV + 6 * i + k]
+                    if d > best + EPS:
+                        best = d
+                        bi = i
+                        bk = k
+            used |= 1 << bi
+            c = ni[n, NI_CH + 6 * bi + bk]
+            if c < 0:
+                c = nn
+                nn += 1
+                a0, a1, amg, ab = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
+                                             ni[n, NI_BANK], bk // 2 - 1, bk % 2, ccs[bi], cv[bi], cr[bi],
+                                             cpc[bi], cex[bi], mask, mexc, hope, mk, cat)
+                set_node(ni, nf, c, a0, a1, amg, ab, mask, mexc, hope, mk, cat, v0)
+                ni[n, NI_CH + 6 * bi + bk] = c
+            n = c
+        vals[m] = nf[n, NF_FIN]
+
+
+# the per-turn cache (engine: `cache`, N_CACHE entries, the first N_CACHE_TURN reset every turn):
+# [0..3] pile_value_sum of (seat, owner of the parameters), [4..7] their filled flags, [C_GV] 1 when
+# split_decide's vs / vc hold this turn's group values; from C_PV, scratch per card type.
+C_GV = 8
+N_CACHE_TURN = 9
+C_PV = 9
+N_CACHE = C_PV + MAXC
+
+
+@njit(cache=True)
+def same_values(pflt, a, b):
+    """Do seats a and b value groups alike (the parameters `kv` uses are equal)?"""
+    return (pflt[a, P_HOPE] == pflt[b, P_HOPE] and pflt[a, P_MEME_KEEP] == pflt[b, P_MEME_KEEP]
+            and pflt[a, P_CONCLUDE_AT] == pflt[b, P_CONCLUDE_AT])
 
 
 @njit(cache=True)
 def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     """pile_value_sum for `seat` with the parameters of seat `owner`, computed once per turn
-    (cache[0..3] values, cache[4..7] filled flags; both seats' identical parameters share)."""
-    same = True
-    for j in range(pflt.shape[1]):
-        if pflt[0, j] != pflt[1, j]:
-            same = False
-    o = 0 if same else owner
+    (cache[0..3] values, cache[4..7] filled flags; seats that value alike share)."""
+    o = 0 if same_values(pflt, 0, 1) else owner
     k = seat * 2 + o
     if cache[4 + k] == 0.0:
-        cache[k] = pile_value_sum(st, tbl, seat, pflt[o])
+        cache[k] = pile_value_sum(st, tbl, seat, pflt[o], cache)
         cache[4 + k] = 1.0
     return cache[k]
 
 
 @njit(cache=True)
-def pile_value_sum(st, tbl, seat, pr):
-    """Sum over the cards left in the draw pile of their value for `seat` as one-card groups."""
+def pile_value_sum(st, tbl, seat, pr, cache):
+    """Sum over the cards left in the draw pile of their value for `seat` as one-card groups
+    (`sim` of each card, sharing the work that does not depend on the card; with a double deck
+    the two copies of a card are worth the same: cache[C_PV + type] holds a type's value)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
     mask = st[S_MASK]
     mexc = st[S_MEXC]
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    z = np.int64(0)
+    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
+    g0, g1, mga, mgb = conclusion_gains(t0, t1, False, mask, mexc, hope, mk, cat)
+    n = st[S_N]
+    dbl = tbl[n - 1, C_COPY] != 0
+    if dbl:
+        for ty in range(n // 2):
+            cache[C_PV + ty] = np.nan
     total = 0.0
-    for p in range(st[S_POS], st[S_N]):
+    for p in range(st[S_POS], n):
         c = st[O_PILE + p]
-        total += sim(t0, t1, 1, (tbl[c, C_SUITS], z, z, z, z), (tbl[c, C_VALUE], z, z, z, z),
-                     (tbl[c, C_RANK], z, z, z, z), (tbl[c, C_PACK], z, z, z, z),
-                     (tbl[c, C_EXCUSE], z, z, z, z), mask, mexc, hope, mk, cat, True)
+        ty = tbl[c, C_TYPE]
+        if dbl and cache[C_PV + ty] == cache[C_PV + ty]:
+            total += cache[C_PV + ty]
+            continue
+        cs = tbl[c, C_SUITS]
+        v = tbl[c, C_VALUE]
+        r = tbl[c, C_RANK]
+        pc = tbl[c, C_PACK]
+        ex = tbl[c, C_EXCUSE]
+        x = move_values(t0, t1, False, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat)
+        best = -1e18
+        bk = -1
+        for k in range(6):
+            if x[k] > best + EPS:
+                best = x[k]
+                bk = k
+        a0, a1, amg, ab = apply_move(t0, t1, False, np.int64(0), bk // 2 - 1, bk % 2, cs, v, r, pc, ex,
+                                     mask, mexc, hope, mk, cat)
+        val = ab + kv_t(a0, amg, hope, mk, cat) + kv_t(a1, amg, hope, mk, cat) - v0
+        if dbl:
+            cache[C_PV + ty] = val
+        total += val
     return total
 
 
@@ -608,18 +853,25 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
     return s / n if n > 0 else 0.0
 
 
-@njit(cache=True)
-def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache):
+@njit(cache=True, inline="always")
+def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down)."""
-    code = pint[s, I_SPLIT]
-    if code == SP_RANDOM:
+    if pint[s, I_SPLIT] == SP_RANDOM:
         return 1 + below(rng, 1 + s, 30)
+    return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
+
+
+@njit(cache=True)
+def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
+    """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
+    code = pint[s, I_SPLIT]
     pr = pflt[s]
     c = 1 - s
     spite = pr[P_SPITE]
     thr = pr[P_THRESHOLD]
-    group_values(st, tbl, s, hand, pr, vs)
-    group_values(st, tbl, c, hand, pr, vc)
+    group_values(st, tbl, s, hand, pr, vs, ni, nf)
+    group_values(st, tbl, c, hand, pr, vc, ni, nf)
+    cache[C_GV] = 1.0
     if code == SP_GREEDY:
         ch = pint[s, I_CHOOSE]
         sum_c = 0.0
@@ -689,24 +941,35 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache):
     return bt if bt >= 0 else bf
 
 
-@njit(cache=True)
-def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache):
+@njit(cache=True, inline="always")
+def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache, vs, vc):
     """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
-    code = pint[c, I_CHOOSE]
-    if code == CH_RANDOM:
+    if pint[c, I_CHOOSE] == CH_RANDOM:
         return below(rng, 1 + c, 2)
+    return choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc)
+
+
+@njit(cache=True)
+def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
+    """choose_decide for face_up_at_least and expected. When the splitter's group values of this
+    turn (vs hers, vc the chooser's, valued with her parameters) value alike with the chooser's
+    parameters, they are the values used here."""
+    code = pint[c, I_CHOOSE]
     pr = pflt[c]
     s = 1 - c
+    reuse = cache[C_GV] != 0.0 and same_values(pflt, c, s)
     k = 0
     for i in range(5):
         if (up >> i) & 1:
             g[k] = hand[i]
             k += 1
-    vcu = value_of(st, tbl, c, g, k, pr)
+    vcu = vc[up] if reuse else value_of(st, tbl, c, g, k, pr)
     if code == CH_AT_LEAST:
         return 1 if vcu >= pr[P_THRESHOLD] else 0
     spite = pr[P_SPITE]
-    vsu = value_of(st, tbl, s, g, k, pr) if spite != 0.0 else 0.0
+    vsu = 0.0
+    if spite != 0.0:
+        vsu = vs[up] if reuse else value_of(st, tbl, s, g, k, pr)
     down = 31 ^ up
     kd = pop6(down)
     # the unseen cards: the draw pile and the face-down group (the chooser knows them as a set)
@@ -715,10 +978,15 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache):
     n_unseen = st[S_N] - st[S_POS] + kd
     for i in range(5):
         if (down >> i) & 1:
-            g[0] = hand[i]
-            sum_c += value_of(st, tbl, c, g, 1, pr)
-            if spite != 0.0:
-                sum_s += value_of(st, tbl, s, g, 1, pr)
+            if reuse:
+                sum_c += vc[1 << i]
+                if spite != 0.0:
+                    sum_s += vs[1 << i]
+            else:
+                g[0] = hand[i]
+                sum_c += value_of(st, tbl, c, g, 1, pr)
+                if spite != 0.0:
+                    sum_s += value_of(st, tbl, s, g, 1, pr)
     ec = kd * sum_c / n_unseen
     es = kd * sum_s / n_unseen
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
