@@ -1,0 +1,50 @@
+"""Golden playthroughs (as in OpenSpiel): seeded games whose every event and every result is on file.
+
+A change that alters how any game plays fails here. If the change is meant (a rules fix, a policy
+change), regenerate with `GOLDEN_UPDATE=1 pytest tests/test_golden.py` and review the diff of
+tests/golden/ like any other change."""
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from analyzer.scenario import from_dict
+
+HERE = Path(__file__).parent / "golden"
+CASES = {
+    "noize-4p-threshold": {"game": "noize", "players": 4, "all_seats": {"policy": "threshold"},
+                           "seats": {"3": {"policy": "random"}}},
+    "noize-3p-shuffle": {"game": "noize", "players": 3, "rules": {"shuffle_each_round": True},
+                         "all_seats": {"policy": "threshold", "bluff": 0.3}},
+    "bards-greedy-basic": {"game": "bards", "players": 2, "all_seats": {"policy": "greedy"}},
+    "bards-extended-double-mixed": {"game": "bards", "players": 2,
+                                    "rules": {"deck": "extended", "copies": "double"},
+                                    "all_seats": {"policy": "bait"},
+                                    "seats": {"1": {"policy": "balanced", "choose": "face_up_at_least"}}},
+}
+SEED = 424242
+GAMES = 2000
+
+
+def _actual(raw):
+    sc = from_dict({**raw, "games": GAMES, "seed": SEED})
+    game = sc.game
+    enc = sc.arms[0].encoded(game)
+    out = np.zeros((GAMES, len(game.columns(sc.players))), dtype=np.int64)
+    game.run_batch(enc, SEED, 0, out)
+    events = [json.dumps(e, sort_keys=True) for i in (0, 1) for e in game.trace(enc, SEED, i)]
+    return hashlib.sha256(out.tobytes()).hexdigest(), events
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_golden(name):
+    digest, events = _actual(CASES[name])
+    path = HERE / f"{name}.jsonl"
+    if os.environ.get("GOLDEN_UPDATE"):
+        path.write_text("\n".join([json.dumps({"results_sha256": digest, "games": GAMES, "seed": SEED})] + events) + "\n")
+    lines = path.read_text().splitlines()
+    assert json.loads(lines[0])["results_sha256"] == digest, "the results of 2,000 seeded games changed"
+    assert lines[1:] == events, "the traced games changed"
