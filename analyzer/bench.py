@@ -1,8 +1,9 @@
 """`analyzer bench` / `make bench`: figures, not pass/fail.
 
 For each case: warm games per second of the batch kernel alone and of the whole runner (kernel +
-streaming summaries), on every core numba uses. Then, in fresh processes with an empty numba cache
-directory: the cold start (compiling every kernel) and the start-up of a run once the cache is warm.
+streaming summaries), on every core numba uses. Then, per game, in fresh processes with an empty
+numba cache directory: the cold start (compiling its kernels) and the start-up of the same small run
+once the cache is warm. `--only start` runs just the start-up figures.
 """
 from __future__ import annotations
 
@@ -51,21 +52,24 @@ def run_bench(games=1_000_000, only=None):
     from analyzer.games import game_names
 
     print(f"machine: {os.cpu_count()} cores, numba {numba.__version__}, {numba.get_num_threads()} threads")
-    print(f"{'case':40s} {'kernel games/s':>15s} {'run games/s':>13s}")
-    for name, raw in CASES.items():
-        if (only and only not in name) or raw["game"] not in game_names():
-            continue
+    cases = [(name, raw) for name, raw in CASES.items()
+             if (not only or only in name) and raw["game"] in game_names()]
+    if cases:
+        print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s}")
+    for name, raw in cases:
         kernel, full = _warm(raw, games)
         print(f"{name:40s} {kernel:15,.0f} {full:13,.0f}", flush=True)
     if only and "start" not in only:
         return
-    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-        scenario = os.path.join(os.path.dirname(__file__), "..", "scenarios", "noize-4p.toml")
-        cmd = [sys.executable, "-m", "analyzer.cli", "run", scenario, "--games", "1000", "-q", "--out", out]
-        cold = _timed(cmd, env)
-        warm = [_timed(cmd, env) for _ in range(3)]
-        imp = _timed([sys.executable, "-c", "import analyzer.games.noize, analyzer.runner"], env)
-        print(f"cold start, compiling every Noize kernel (1,000-game run + report): {cold:6.2f} s")
-        print(f"cached start (same run, warm cache; best of 3):                    {min(warm):6.2f} s")
-        print(f"  of which importing the analyzer and its kernels:                {imp:6.2f} s")
+    root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
+    for game, scenario in (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml")):
+        if game not in game_names():
+            continue
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            cmd = [sys.executable, "-m", "analyzer.cli", "run", os.path.join(root, scenario), "--games", "1000",
+                   "-q", "--out", out]
+            cold = _timed(cmd, env)
+            warm = min(_timed(cmd, env) for _ in range(3))
+            print(f"{game}: cold start, compiling its kernels (1,000-game run + report): {cold:6.2f} s")
+            print(f"{game}: cached start (the same run, warm cache; best of 3):         {warm:6.2f} s")
