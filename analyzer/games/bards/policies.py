@@ -322,6 +322,40 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return t0, t1, mg, banked
 
 
+@njit(cache=True, forceinline=True)
+def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
+    """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
+    if pre == 0:
+        p, sm = score_t(t0, mg, 0, mask, mexc)
+        t0 = empty_tale()
+        banked += p
+        mg = mg or sm
+    elif pre == 1:
+        p, sm = score_t(t1, mg, 0, mask, mexc)
+        t1 = empty_tale()
+        banked += p
+        mg = mg or sm
+    me = 0 if mg else mask
+    mx = 0 if mg else mexc
+    if slot == 0:
+        t0 = t_add(t0, cs, v, r, pc, ex, me, mx)
+    else:
+        t1 = t_add(t1, cs, v, r, pc, ex, me, mx)
+    if ex != 0:
+        e, _ = best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+        if e == 0:
+            p, sm = score_t(t0, mg, 1, mask, mexc)
+            t0 = empty_tale()
+        else:
+            p, sm = score_t(t1, mg, 1, mask, mexc)
+            t1 = empty_tale()
+        banked += p
+        mg = mg or sm
+    t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+    banked += p
+    return t0, t1, mg, banked
+
+
 @njit(cache=True)
 def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
     """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
@@ -335,34 +369,8 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
     while used != avail:
         i, pre, slot = pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat)
         used |= 1 << i
-        if pre == 0:
-            p, sm = score_t(t0, mg, 0, mask, mexc)
-            t0 = empty_tale()
-            banked += p
-            mg = mg or sm
-        elif pre == 1:
-            p, sm = score_t(t1, mg, 0, mask, mexc)
-            t1 = empty_tale()
-            banked += p
-            mg = mg or sm
-        me = 0 if mg else mask
-        mx = 0 if mg else mexc
-        if slot == 0:
-            t0 = t_add(t0, ccs[i], cv[i], cr[i], cpc[i], cex[i], me, mx)
-        else:
-            t1 = t_add(t1, ccs[i], cv[i], cr[i], cpc[i], cex[i], me, mx)
-        if cex[i] != 0:
-            e, _ = best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-            if e == 0:
-                p, sm = score_t(t0, mg, 1, mask, mexc)
-                t0 = empty_tale()
-            else:
-                p, sm = score_t(t1, mg, 1, mask, mexc)
-                t1 = empty_tale()
-            banked += p
-            mg = mg or sm
-        t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-        banked += p
+        t0, t1, mg, banked = apply_move(t0, t1, mg, banked, pre, slot, ccs[i], cv[i], cr[i], cpc[i], cex[i],
+                                        mask, mexc, hope, mk, cat)
     return banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
 
 
@@ -455,40 +463,6 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
             x4 = (p0t if mgb else p0f) + g1
         x5 = new + g1
     return x0, x1, x2, x3, x4, x5
-
-
-@njit(cache=True, forceinline=True)
-def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
-    """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
-    if pre == 0:
-        p, sm = score_t(t0, mg, 0, mask, mexc)
-        t0 = empty_tale()
-        banked += p
-        mg = mg or sm
-    elif pre == 1:
-        p, sm = score_t(t1, mg, 0, mask, mexc)
-        t1 = empty_tale()
-        banked += p
-        mg = mg or sm
-    me = 0 if mg else mask
-    mx = 0 if mg else mexc
-    if slot == 0:
-        t0 = t_add(t0, cs, v, r, pc, ex, me, mx)
-    else:
-        t1 = t_add(t1, cs, v, r, pc, ex, me, mx)
-    if ex != 0:
-        e, _ = best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-        if e == 0:
-            p, sm = score_t(t0, mg, 1, mask, mexc)
-            t0 = empty_tale()
-        else:
-            p, sm = score_t(t1, mg, 1, mask, mexc)
-            t1 = empty_tale()
-        banked += p
-        mg = mg or sm
-    t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-    banked += p
-    return t0, t1, mg, banked
 
 
 @njit(cache=True, forceinline=True)
