@@ -90,6 +90,8 @@ def _axis_values(sc, spec, key):
             values = [round(v, 10) for v in values]
     else:
         raise ScenarioError(sc.source, f"sweep.{key}", spec, "needs values = [...] or range = [start, stop, step]")
+    if spec["path"].split(".")[0] in ("game", "games", "seed"):
+        raise ScenarioError(sc.source, f"sweep.{key}.path", spec["path"], "cannot sweep game, games or seed")
     if len(values) > 200:
         raise ScenarioError(sc.source, f"sweep.{key}", len(values), "at most 200 values per axis")
     return spec["path"], values
@@ -116,8 +118,6 @@ def _groups_from_sweep(sc, base):
     for point in itertools.product(*[vals for _, vals in axes]):
         raw = copy.deepcopy(base)
         for (path, _), value in zip(axes, point):
-            if path.split(".")[0] in ("game", "games", "seed"):
-                raise ScenarioError(sc.source, "sweep.x.path", path, "cannot sweep game, games or seed")
             set_path(raw, path, value, sc.source)
         label = ", ".join(f"{path}={value}" for (path, _), value in zip(axes, point))
         groups.append((label, raw))

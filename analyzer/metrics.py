@@ -113,6 +113,12 @@ def diff_ci(metric, g, rot_g, base, rot_base, paired=True, base_metric=None):
     return (d, d - half, d + half)
 
 
+def metric_for(game, players, rotations, key):
+    """The definition of metric `key` for a group of that many players and rotations (its even
+    share depends on the player count), or None if such a group has no such metric."""
+    return next((m for m in standard_metrics(game, players, rotations) if m.key == key), None)
+
+
 def has(g, metric):
     return metric.num in g.index and (metric.den is None or metric.den in g.index)
 

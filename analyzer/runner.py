@@ -43,6 +43,8 @@ class Summary:
         self.xtx = np.zeros((k, k), dtype=np.int64)
 
     def add(self, rows: np.ndarray, base_rows: np.ndarray | None = None):
+        """Fold in a chunk of integer rows; base_rows: the baseline group's rows of the same deals,
+        as float64 (converted once per chunk by the caller). Returns rows as float64."""
         self.n += rows.shape[0]
         self.sums += rows.sum(axis=0)
         f = rows.astype(np.float64)
@@ -51,7 +53,8 @@ class Summary:
         if base_rows is not None:
             if self.cross is None:
                 self.cross = np.zeros((rows.shape[1], base_rows.shape[1]), dtype=np.int64)
-            self.cross += np.rint(f.T @ base_rows.astype(np.float64)).astype(np.int64)
+            self.cross += np.rint(f.T @ base_rows).astype(np.int64)
+        return f
 
     def add_hist(self, name: str, values: np.ndarray):
         counts = np.bincount(values)
@@ -139,8 +142,9 @@ def _group_rows(outs, players, rotations):
     return total
 
 
-def _slug(text):
-    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower() or "group"
+def slug(text):
+    """text as a file-name fragment: lower case, runs of other characters as one '-'."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
@@ -170,7 +174,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
 
         Path(keep_games_dir).mkdir(parents=True, exist_ok=True)
         for g in groups:
-            name = "games.parquet" if len(groups) == 1 else f"games-{_slug(g.label)}.parquet"
+            name = "games.parquet" if len(groups) == 1 else f"games-{slug(g.label) or 'group'}.parquet"
             path = Path(keep_games_dir) / name
             cols = [pa.field("game", pa.int64()), pa.field("rotation", pa.int64())]
             cols += [pa.field(c, pa.int64()) for c in game.columns(g.players)]
@@ -203,9 +207,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                     if writers:
                         _write_parquet(writers[gi], out, done, arm.rotation, game.columns(g.players))
                 rows = _group_rows(outs, g.players, g.rotations)
-                g.summary.add(rows, base_rows if gi > 0 else None)
+                as_float = g.summary.add(rows, base_rows if gi > 0 else None)
                 if gi == 0:
-                    base_rows = rows
+                    base_rows = as_float
                 if metric_col:
                     metric_rows[:, gi] = rows[:, g.summary.col(metric_col)]
                 _add_hists_and_examples(g.summary, outs, done)

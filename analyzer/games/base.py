@@ -27,6 +27,17 @@ import numpy as np
 from analyzer.errors import MISSING, ScenarioError
 
 
+def record_events(play, rows, width):
+    """Run play(buffer) -> events written (-1: the buffer was too small) with a trace buffer of
+    int64 rows, growing it until the game's events fit; return the rows written."""
+    buf = np.zeros((rows, width), dtype=np.int64)
+    while True:
+        written = play(buf)
+        if written >= 0:
+            return buf[:written]
+        buf = np.zeros((buf.shape[0] * 4, width), dtype=np.int64)
+
+
 @dataclass(frozen=True)
 class Param:
     """A rule setting or policy parameter: name, type, default, allowed range, one line of help.

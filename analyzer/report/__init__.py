@@ -5,18 +5,17 @@ from __future__ import annotations
 import csv
 import datetime as dt
 import json
-import re
 from pathlib import Path
 
 from analyzer import __version__
 from analyzer.report.blocks import Heading, Text, to_html, to_markdown
 from analyzer.report.sections import build_blocks
+from analyzer.runner import slug
 
 
 def default_dir(sc, root="reports"):
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    slug = re.sub(r"[^A-Za-z0-9]+", "-", Path(sc.source).stem).strip("-").lower()
-    return Path(root) / f"{slug}-{stamp}"
+    return Path(root) / f"{slug(Path(sc.source).stem)}-{stamp}"
 
 
 def manifest(result, command=None):

@@ -38,10 +38,7 @@ def _common_metrics(result):
 
 def own(result, g, metric):
     """The group's own definition of a metric (its even share depends on its player count)."""
-    for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
-        if m.key == metric.key:
-            return m
-    return metric
+    return M.metric_for(result.scenario.game, g.players, g.rotations, metric.key) or metric
 
 
 def value(result, g, metric):

@@ -9,6 +9,7 @@ from analyzer import metrics as M
 from analyzer.games.base import Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
+from analyzer.runner import slug as runner_slug
 from analyzer.stats import edge_verdict, pct, wilson
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -40,8 +41,7 @@ def _summary_rows(result):
                 continue
             v, lo, hi = M.value_ci(m, g.summary, g.rotations)
             d = (math.nan,) * 3
-            base_m = next((x for x in M.standard_metrics(result.scenario.game, base.players, base.rotations)
-                           if x.key == m.key), None)
+            base_m = M.metric_for(result.scenario.game, base.players, base.rotations, m.key)
             if g is not base and base_m is not None and M.has(base.summary, base_m) and g.summary.cross is not None:
                 d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations, base_metric=base_m)
             rows.append([g.label, m.key, m.label, v, lo, hi, *d])
@@ -105,8 +105,8 @@ def group_sections(result, g, out, prefix=""):
     s = g.summary
     n = g.players
     rot = g.rotations
-    tag = f"{prefix}" if prefix else ""
-    slug = _slug(prefix)
+    tag = prefix
+    slug = f"{runner_slug(prefix)}-" if prefix else ""
     b = [Heading(f"Who wins{(' — ' + prefix) if prefix else ''}")]
     ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
     rows, vals = [], []
@@ -238,9 +238,3 @@ def _manifest_section(man):
                   "scenario exactly as run."))
     return b
 
-
-def _slug(text):
-    import re
-
-    s = re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
-    return f"{s}-" if s else ""

@@ -3,6 +3,7 @@
 The event fields are documented in docs/bards.md (section "Trace events")."""
 import numpy as np
 
+from analyzer.games.base import record_events
 from analyzer.games.bards import engine as E
 from analyzer.games.bards import state as S
 from analyzer.games.bards.rules import SUITS, card_label, card_name
@@ -15,18 +16,15 @@ def play_traced(encoded, seed, game_index, order=None):
 
     order: a deck order (top first) to play from instead of the seeded shuffle (tests)."""
     tbl, pint, pflt = encoded
-    buf = np.zeros((2048, E.TRACE_WIDTH), dtype=np.int64)
     out = np.zeros(E.N_COLS, dtype=np.int64)
-    while True:
+
+    def play(buf):
         if order is None:
-            written = E.play_game(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, True)
-        else:
-            written = E.play_stacked(np.asarray(order, dtype=np.int64), np.uint64(seed), game_index, tbl,
-                                     pint, pflt, out, buf, True)
-        if written >= 0:
-            break
-        buf = np.zeros((buf.shape[0] * 4, buf.shape[1]), dtype=np.int64)
-    return [decode(row, tbl) for row in buf[:written]], out
+            return E.play_game(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, True)
+        return E.play_stacked(np.asarray(order, dtype=np.int64), np.uint64(seed), game_index, tbl,
+                              pint, pflt, out, buf, True)
+
+    return [decode(row, tbl) for row in record_events(play, 2048, E.TRACE_WIDTH)], out
 
 
 def _name(tbl, c):

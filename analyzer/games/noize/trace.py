@@ -3,6 +3,7 @@
 The event fields are documented in docs/noize.md (section "Trace events")."""
 import numpy as np
 
+from analyzer.games.base import record_events
 from analyzer.games.noize import engine as E
 from analyzer.games.noize.rules import CARD_NAMES, INSTRUMENTS
 
@@ -18,14 +19,11 @@ def play_traced(encoded, seed, game_index):
     """Play one game with the batch kernel's own code and return (events, result row)."""
     rules, deck, pol, par, table = encoded
     n = int(rules[E.R_PLAYERS])
-    buf = np.zeros((4096, E.TRACE_FIXED + max(deck.shape[0], n)), dtype=np.int64)
     out = np.zeros(E.n_columns(n), dtype=np.int64)
-    while True:
-        written = E.play_game(np.uint64(seed), game_index, rules, deck, pol, par, table, out, buf, True)
-        if written >= 0:
-            break
-        buf = np.zeros((buf.shape[0] * 4, buf.shape[1]), dtype=np.int64)
-    return [decode(row, n) for row in buf[:written]], out
+    rows = record_events(
+        lambda buf: E.play_game(np.uint64(seed), game_index, rules, deck, pol, par, table, out, buf, True),
+        4096, E.TRACE_FIXED + max(deck.shape[0], n))
+    return [decode(row, n) for row in rows], out
 
 
 def decode(row, n):
