@@ -16,6 +16,12 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
 Every game's result columns start with the generic ones the runner and report rely on:
 `win_<s>` (1 if seat s is among the winners), `n_winners`, `length` (rounds or turns), `end`
 (index into `end_conditions`).
+
+- A game that can end with no winner (a stall) sets every `win_<s>` and `n_winners` to 0 and `end` to
+  the index of that end condition; the report counts such games apart ("no winner").
+- A team game (`teams(n_players)` returns the seats of each team, e.g. ((0, 2), (1, 3))) sets
+  `win_<s>` = 1 for every seat of a winning team and `n_winners` to the number of winning seats; the
+  report then speaks of teams (a team's win share is the sum of its seats').
 """
 from __future__ import annotations
 
@@ -42,8 +48,9 @@ def record_events(play, rows, width):
 class Param:
     """A rule setting or policy parameter: name, type, default, allowed range, one line of help.
 
-    kind is "int", "float", "bool" or "choice". default None means "derived" (the help says how,
-    and the game's `resolve_rules` fills it in).
+    kind is "int", "float", "bool", "choice" or "intlist" (a non-empty list of distinct integers, each
+    from low to high). default None means "derived" (the help says how, and the game's
+    `resolve_rules` fills it in).
     """
 
     name: str
@@ -59,6 +66,8 @@ class Param:
             return "must be true or false"
         if self.kind == "choice":
             return "must be one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "intlist":
+            return f"must be a non-empty list of different integers, each from {_fmt(self.low)} to {_fmt(self.high)}"
         noun = "an integer" if self.kind == "int" else "a number"
         return f"must be {noun} from {_fmt(self.low)} to {_fmt(self.high)}"
 
@@ -73,6 +82,13 @@ class Param:
             if value not in self.choices:
                 raise bad
             return value
+        if self.kind == "intlist":
+            if not isinstance(value, list) or not value or len(set(value)) != len(value):
+                raise bad
+            for x in value:
+                if isinstance(x, bool) or not isinstance(x, int) or not self.low <= x <= self.high:
+                    raise bad
+            return list(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise bad
         if self.kind == "int":
@@ -169,6 +185,8 @@ class Game:
     metrics: tuple = ()
     default_policy: str = "random"
     docs: str = ""
+    # seats of each team for a player count, e.g. ((0, 2), (1, 3)); None: every seat plays for itself
+    teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = lambda n: None
     extra: dict = field(default_factory=dict)
 
     def run_batch(self, encoded, seed, first_game, out):
