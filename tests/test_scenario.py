@@ -67,3 +67,21 @@ def test_shipped_scenarios_are_valid():
     assert files
     for f in files:
         load(f)
+
+
+def test_param_kinds_str_and_intlist():
+    import pytest as _pytest
+
+    from analyzer.errors import ScenarioError
+    from analyzer.games.base import Param
+
+    path = Param("deck_file", "str", "default", "a deck file")
+    assert path.validate("my.csv", "f.toml", "rules.deck_file") == "my.csv"
+    for bad in ("", "  ", 3, None, ["a"]):
+        with _pytest.raises(ScenarioError, match="rules.deck_file"):
+            path.validate(bad, "f.toml", "rules.deck_file")
+    ints = Param("choices", "intlist", [2, 3], "intervals", 2, 7)
+    assert ints.validate([2, 7], "f.toml", "rules.choices") == [2, 7]
+    for bad in ([], [2, 2], [1], [8], [2.0], [True], "2,3", 3):
+        with _pytest.raises(ScenarioError, match="must be a non-empty list of different integers, each from 2 to 7"):
+            ints.validate(bad, "f.toml", "rules.choices")

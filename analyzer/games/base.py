@@ -48,9 +48,9 @@ def record_events(play, rows, width):
 class Param:
     """A rule setting or policy parameter: name, type, default, allowed range, one line of help.
 
-    kind is "int", "float", "bool", "choice" or "intlist" (a non-empty list of distinct integers, each
-    from low to high). default None means "derived" (the help says how, and the game's
-    `resolve_rules` fills it in).
+    kind is "int", "float", "bool", "choice", "str" (a non-empty string, e.g. a file path) or "intlist"
+    (a non-empty list of distinct integers, each from low to high). default None means "derived" (the
+    help says how, and the game's `resolve_rules` fills it in).
     """
 
     name: str
@@ -66,6 +66,8 @@ class Param:
             return "must be true or false"
         if self.kind == "choice":
             return "must be one of " + ", ".join(repr(c) for c in self.choices)
+        if self.kind == "str":
+            return "must be a non-empty string"
         if self.kind == "intlist":
             return f"must be a non-empty list of different integers, each from {_fmt(self.low)} to {_fmt(self.high)}"
         noun = "an integer" if self.kind == "int" else "a number"
@@ -80,6 +82,10 @@ class Param:
             return value
         if self.kind == "choice":
             if value not in self.choices:
+                raise bad
+            return value
+        if self.kind == "str":
+            if not isinstance(value, str) or not value.strip():
                 raise bad
             return value
         if self.kind == "intlist":
