@@ -257,15 +257,6 @@ def test_random_split_uses_all_thirty_splits_and_all_shapes():
                       (3, "2+3", "face-up")}
 
 
-def test_events_are_json_and_format():
-    import json
-    enc = encoded("extended", "double", MIXES[1])
-    events = GAME.trace(enc, 1, 0)
-    json.loads(json.dumps(events))
-    lines = [GAME.format_event(e) for e in events]
-    assert all(isinstance(x, str) and x for x in lines)
-
-
 def test_greedy_beats_random():
     enc = encoded("basic", "single", (MIXES[1][0], MIXES[0][1]))
     out = np.zeros((2000, len(GAME.columns(2))), dtype=np.int64)

@@ -1,0 +1,204 @@
+"""One conformance suite for every registered game (as OpenSpiel's basic tests and PettingZoo's api and
+seed tests run on every environment).
+
+Each check is parametrised over `game_names()`, so a new game is checked the moment it is registered:
+- results depend on (scenario, seed, game index) only: bit-identical summaries and Parquet rows with
+  1 and 2 threads and two chunk sizes; another seed gives other games;
+- game i of a batch equals the traced game i, wherever the batch starts;
+- random play ends, at every player count, with well-formed result rows (0/1 wins that agree with
+  n_winners, a known end condition, a positive length);
+- every policy plays at every player count;
+- every scenario shipped for the game validates, and there is at least one;
+- every trace line is JSON, and every event type a trace emits is documented in the game's docs page,
+  as are every rule setting and policy;
+- `analyzer trace GAME` works with text and jsonl output.
+"""
+import json
+import re
+from pathlib import Path
+
+import numba
+import numpy as np
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import main
+from analyzer.games import game_names, get_game
+from analyzer.runner import run
+from analyzer.scenario import from_dict, load
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = game_names()
+SEED = 31337
+
+
+def player_counts(game):
+    return list(range(game.min_players, game.max_players + 1))
+
+
+def mixed_raw(game, players, games=1500, seed=SEED):
+    """Every policy of the game in play: seat s plays policy s mod (number of policies)."""
+    pols = [p.name for p in game.policies]
+    return {"game": game.name, "games": games, "seed": seed, "players": players,
+            "all_seats": {"policy": pols[0]},
+            "seats": {str(s): {"policy": pols[s % len(pols)]} for s in range(players)}}
+
+
+def largest(game):
+    return game.max_players
+
+
+def summary_state(result):
+    out = []
+    for g in result.groups:
+        s = g.summary
+        out.append((s.n, s.sums.copy(), s.xtx.copy(), {k: v.copy() for k, v in s.hists.items()}, dict(s.examples)))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_threads_and_chunks_do_not_change_results(name, tmp_path):
+    game = get_game(name)
+    raw = mixed_raw(game, largest(game), games=1200)
+    before = numba.get_num_threads()
+    try:
+        one = run(from_dict(raw), threads=1, chunk_size=1200, progress=False, keep_games_dir=tmp_path / "a")
+        two = run(from_dict(raw), threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=307, progress=False,
+                  keep_games_dir=tmp_path / "b")
+    finally:
+        numba.set_num_threads(before)
+    for a, b in zip(summary_state(one), summary_state(two), strict=True):
+        assert a[0] == b[0] == 1200
+        assert np.array_equal(a[1], b[1]) and np.array_equal(a[2], b[2])
+        assert a[3].keys() == b[3].keys() and all(np.array_equal(a[3][k], b[3][k]) for k in a[3])
+        assert a[4] == b[4]
+    rows_a = pq.read_table(tmp_path / "a" / "games.parquet").to_pandas()
+    rows_b = pq.read_table(tmp_path / "b" / "games.parquet").to_pandas()
+    assert rows_a.equals(rows_b) and len(rows_a) == 1200
+    other = run(from_dict({**raw, "seed": SEED + 1}), progress=False)
+    assert not np.array_equal(other.groups[0].summary.sums, one.groups[0].summary.sums)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_batch_game_equals_traced_game(name):
+    game = get_game(name)
+    for players in player_counts(game):
+        sc = from_dict(mixed_raw(game, players))
+        enc = sc.arms[0].encoded(game)
+        width = len(game.columns(players))
+        out = np.zeros((300, width), dtype=np.int64)
+        game.run_batch(enc, SEED, 0, out)
+        for index in (0, 1, 137, 299):
+            events, row = game.play_traced(enc, SEED, index)
+            assert np.array_equal(out[index], row), f"{name}, {players} players, game {index}"
+            alone = np.zeros((1, width), dtype=np.int64)
+            game.run_batch(enc, SEED, index, alone)  # the same game from a batch starting there
+            assert np.array_equal(alone[0], row)
+            assert events, "a traced game has events"
+
+
+def check_rows(game, players, out):
+    """Result rows every game must give: 0/1 wins agreeing with n_winners, a known end, a length."""
+    cols = game.columns(players)
+    assert cols[:players] == [f"win_{s}" for s in range(players)]
+    assert cols[players:players + 3] == ["n_winners", "length", "end"]
+    win = out[:, :players]
+    assert set(np.unique(win)) <= {0, 1}
+    assert np.array_equal(win.sum(axis=1), out[:, players])
+    end = out[:, players + 2]
+    assert end.min() >= 0 and end.max() < len(game.end_conditions)
+    assert out[:, players + 1].min() > 0, "every game lasts at least one round or turn"
+    teams = game.teams(players)
+    if teams:  # partners win together
+        for team in teams:
+            for s in team[1:]:
+                assert np.array_equal(win[:, s], win[:, team[0]])
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_random_play_ends_with_well_formed_rows(name):
+    game = get_game(name)
+    assert game.policy("random") is not None, "every game has a random policy (the floor of every comparison)"
+    for players in player_counts(game):
+        sc = from_dict({"game": name, "games": 2000, "seed": SEED, "players": players,
+                        "all_seats": {"policy": "random"}})
+        out = np.zeros((2000, len(game.columns(players))), dtype=np.int64)
+        game.run_batch(sc.arms[0].encoded(game), SEED, 0, out)  # returning at all means every game ended
+        check_rows(game, players, out)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_policy_plays_at_every_player_count(name):
+    game = get_game(name)
+    for pol in game.policies:
+        for players in player_counts(game):
+            sc = from_dict({"game": name, "games": 200, "seed": SEED, "players": players,
+                            "all_seats": {"policy": pol.name}})
+            out = np.zeros((200, len(game.columns(players))), dtype=np.int64)
+            game.run_batch(sc.arms[0].encoded(game), SEED, 0, out)
+            check_rows(game, players, out)
+
+
+def shipped_scenarios(name):
+    found = []
+    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+        text = path.read_text()
+        if re.search(rf'^game\s*=\s*"{name}"', text, re.M):
+            found.append(path)
+    return found
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_shipped_scenarios_validate(name):
+    paths = shipped_scenarios(name)
+    assert paths, f"no scenario in scenarios/ for {name}"
+    for path in paths:
+        sc = load(path)
+        assert sc.game.name == name and sc.arms
+
+
+def documented_event_types(game):
+    """The event types in the first column of the tables under the docs page's "## Trace events"."""
+    text = (ROOT / game.docs).read_text()
+    section = re.search(r"^## Trace events\b(.*?)(?=^## |\Z)", text, re.M | re.S)
+    assert section, f"{game.docs} has no '## Trace events' section"
+    return set(re.findall(r"^\|\s*`([a-z_]+)`\s*\|", section.group(1), re.M)), text
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_traces_are_json_and_documented(name):
+    game = get_game(name)
+    documented, text = documented_event_types(game)
+    seen = set()
+    for players in player_counts(game):
+        sc = from_dict(mixed_raw(game, players))
+        enc = sc.arms[0].encoded(game)
+        for index in range(5):
+            for ev in game.trace(enc, SEED, index):
+                line = json.dumps(ev)
+                assert json.loads(line) == ev
+                seen.add(ev["type"])
+                assert isinstance(game.format_event(ev), str)
+    missing = seen - documented
+    assert not missing, f"event types not documented in {game.docs}: {sorted(missing)}"
+    for p in game.settings:
+        assert f"`{p.name}`" in text, f"rule setting {p.name} is not in {game.docs}"
+    for pol in game.policies:
+        assert f"`{pol.name}`" in text, f"policy {pol.name} is not in {game.docs}"
+        for p in pol.params:
+            assert f"`{p.name}`" in text, f"parameter {p.name} of policy {pol.name} is not in {game.docs}"
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_cli_trace_text_and_jsonl(name):
+    game = get_game(name)
+    runner = CliRunner()
+    j = runner.invoke(main, ["trace", name, "--game-index", "3", "--format", "jsonl"])
+    assert j.exit_code == 0, j.output
+    lines = [json.loads(line) for line in j.output.splitlines()]
+    assert lines[0]["type"] == "game" and lines[0]["game"] == name and lines[0]["game_index"] == 3
+    assert len(lines) > 2
+    t = runner.invoke(main, ["trace", name, "--game-index", "3"])
+    assert t.exit_code == 0, t.output
+    assert t.output.startswith(game.title) and len(t.output.splitlines()) >= len(lines) - 1
