@@ -188,6 +188,8 @@ def sweep_metric_column(sc, rotate):
     players = {len(a.seats) for a in sc.arms}
     n = min(players)
     known = {f"win_share_{s}": f"credit_{s}" for s in range(n)}
+    teams = sc.game.teams(n) if len(players) == 1 else None
+    known.update({f"team_share_{t}": f"tcredit_{t}" for t in range(len(teams or ()))})
     if rotate:
         known.update({f"policy_share_{j}": f"pcredit_{j}" for j in range(n)})
     known.update({c: c for c in sc.game.columns(n) if not c.startswith("win_")})

@@ -8,7 +8,7 @@ differences are paired.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from analyzer.runner import CREDIT
 from analyzer.stats import Z95, wilson
@@ -25,6 +25,10 @@ class Metric:
     per_rotation: bool = True  # divide per-deal sums by the number of rotations
     binary: bool = False  # num is 0/1 per game: Wilson interval when there is one rotation
     offset: float = 0.0  # added to the value (e.g. minus an even share); no effect on differences' spread
+    # a second per-deal column added with its own scale (per-deal means only), e.g. an even share that
+    # leaves out games with no winner: credit / CREDIT - (1 - no_winner) / n
+    adjust: str | None = None
+    adjust_scale: float = 0.0
 
     def fmt(self, x):
         if x is None or math.isnan(x):
@@ -57,7 +61,11 @@ def _terms(metric, g, rotations):
     sx = g.s(metric.num)
     if metric.den is None:
         value = metric.scale * sx / (n * rot) + metric.offset
-        return value, [(metric.scale / rot, g, metric.num)]
+        terms = [(metric.scale / rot, g, metric.num)]
+        if metric.adjust is not None:
+            value += metric.adjust_scale * g.s(metric.adjust) / (n * rot)
+            terms.append((metric.adjust_scale / rot, g, metric.adjust))
+        return value, terms
     sy = g.s(metric.den)
     if sy == 0:
         return math.nan, []
@@ -82,7 +90,7 @@ def value_ci(metric, g, rotations):
     """(value, lo, hi) of a metric for one group."""
     if g.n == 0:
         return (math.nan, math.nan, math.nan)
-    if metric.binary and rotations == 1 and metric.den is None:
+    if metric.binary and rotations == 1 and metric.den is None and metric.adjust is None:
         p, lo, hi = wilson(g.s(metric.num), g.n)
         return tuple(metric.scale * x + metric.offset for x in (p, lo, hi))
     value, terms = _terms(metric, g, rotations)
@@ -120,15 +128,58 @@ def metric_for(game, players, rotations, key):
 
 
 def has(g, metric):
-    return metric.num in g.index and (metric.den is None or metric.den in g.index)
+    return all(c in g.index for c in (metric.num, metric.den, metric.adjust) if c is not None)
+
+
+@dataclass(frozen=True)
+class WinUnit:
+    """Who wins: a seat, or a team of partners in a team game."""
+
+    name: str  # "seat 0 (plays first)", "team of seats 0+2 (seat 0 plays first)"
+    share: Metric  # win share (shared wins split evenly)
+    edge: Metric  # win share minus an even share of the games that had a winner
+    incl: str  # per-deal column: won, alone or tied
+    solo: str  # per-deal column: won alone
+
+
+def win_units(game, players):
+    """The seats, or the teams, that a report's "who wins" questions are about."""
+    teams = game.teams(players)
+    units = []
+    for u, seats in enumerate(teams or [(s,) for s in range(players)]):
+        first = " (plays first)" if 0 in seats and len(seats) == 1 else " (seat 0 plays first)" if 0 in seats else ""
+        if teams:
+            name, col, key = f"team of seats {'+'.join(map(str, seats))}{first}", f"tcredit_{u}", f"team_share_{u}"
+        else:
+            name, col, key = f"seat {u}{first}", f"credit_{u}", f"win_share_{u}"
+        share = Metric(key, f"Win share, {name}", col, scale=1 / CREDIT, percent=True)
+        units.append(WinUnit(name, share, even_edge(f"edge_{key}", f"{name}: win share minus an even share", col,
+                                                     len(teams or range(players))),
+                             f"win_{seats[0]}", f"solo_{seats[0]}"))
+    return units
+
+
+def even_edge(key, label, credit_column, n_units):
+    """A win share minus an even share of the games that had a winner (1 / n_units of them)."""
+    return Metric(key, label, credit_column, scale=1 / CREDIT, percent=True, offset=-1 / n_units,
+                  adjust="no_winner", adjust_scale=1 / n_units)
+
+
+def even_share(g, n_units, rotations):
+    """The share each seat (or team) would win if wins were even: 1 / n_units of the games with a winner."""
+    return (1 - g.s("no_winner") / (g.n * rotations)) / n_units if g.n else math.nan
 
 
 def standard_metrics(game, players, rotations):
     """The key metrics of every game, then the game's own (its Ratio / PerSeat declarations)."""
     from analyzer.games.base import PerSeat, Ratio
 
-    out = [Metric("first_player_edge", "Seat 0 (plays first): win share minus an even share", "credit_0",
-                  scale=1 / CREDIT, percent=True, offset=-1 / players)]
+    units = win_units(game, players)
+    first = units[0]
+    who = "Team of seat 0" if game.teams(players) else "Seat 0"
+    out = [replace(first.edge, key="first_player_edge", label=f"{who} (plays first): win share minus an even share")]
+    if game.teams(players):
+        out += [u.share for u in units]
     for s in range(players):
         who = "seat 0 (plays first)" if s == 0 else f"seat {s}"
         out.append(Metric(f"win_share_{s}", f"Win share, {who}", f"credit_{s}", scale=1 / CREDIT, percent=True))
@@ -136,7 +187,10 @@ def standard_metrics(game, players, rotations):
         for j in range(players):
             out.append(Metric(f"policy_share_{j}", f"Win share, policy of seat {j}", f"pcredit_{j}",
                               scale=1 / CREDIT, percent=True))
-    out.append(Metric("shared_wins", "Games with a shared win", "shared", percent=True, binary=True))
+    tied = "teams" if game.teams(players) else "players"
+    out.append(Metric("shared_wins", f"Games with a shared win (two or more {tied} tied)", "shared", percent=True,
+                      binary=True))
+    out.append(Metric("no_winner", "Games with no winner", "no_winner", percent=True, binary=True))
     out.append(Metric("length", f"{game.length_label.capitalize()} per game", "length"))
     for m in game.metrics:
         if isinstance(m, Ratio):

@@ -108,28 +108,41 @@ class RunResult:
 
 def group_columns(game, players, rotations):
     base = game.columns(players)
-    extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared"]
+    teams = game.teams(players)
+    extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared", "no_winner"]
+    if teams:
+        extra += [f"tcredit_{t}" for t in range(len(teams))]
     if rotations > 1:
         extra += [f"pcredit_{j}" for j in range(players)]
         extra += [f"pseat_{j}_{s}" for j in range(players) for s in range(players)]
     return base, base + extra
 
 
-def _group_rows(outs, players, rotations):
+def _group_rows(outs, players, rotations, teams=None):
     """Per-deal rows of a group: its arms' columns summed over rotations, plus win credits.
 
-    credit_s: seat s's share of the win x CREDIT; solo_s: seat s won alone; pcredit_j: the credit
-    of the policy that sits at seat j in rotation 0, wherever it sits in the other rotations."""
+    credit_s: seat s's share of the win x CREDIT (k winning seats get CREDIT // k each: partners of a
+    winning team split its credit); solo_s: seat s's team (in a game without teams: seat s) won alone;
+    shared: two or more teams (players) tied for the win; no_winner: nobody won (a stall);
+    tcredit_t: team t's credit; pcredit_j: the credit of the policy that sits at seat j in rotation 0,
+    wherever it sits in the other rotations."""
     n = players
+    units = teams or [(s,) for s in range(n)]
     total = None
     credits = []
     for out in outs:
         win = out[:, :n]
         nw = out[:, n:n + 1]
         credit = win * (CREDIT // np.maximum(nw, 1))
-        solo = win * (nw == 1)
+        # a unit (team or seat) won if its first seat did: partners win together
+        unit_won = np.stack([win[:, u[0]] for u in units], axis=1)
+        units_won = unit_won.sum(axis=1, keepdims=True)
+        solo = win * (units_won == 1)
         credits.append(credit)
-        block = np.hstack([out, credit, solo, nw > 1])
+        block = [out, credit, solo, units_won > 1, nw == 0]
+        if teams:
+            block.append(np.stack([credit[:, list(u)].sum(axis=1) for u in units], axis=1))
+        block = np.hstack(block)
         total = block if total is None else total + block
     if rotations > 1:
         # in rotation r, policy j sits at seat (j + r) % n
@@ -206,7 +219,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                     outs.append(out)
                     if writers:
                         _write_parquet(writers[gi], out, done, arm.rotation, game.columns(g.players))
-                rows = _group_rows(outs, g.players, g.rotations)
+                rows = _group_rows(outs, g.players, g.rotations, game.teams(g.players))
                 as_float = g.summary.add(rows, base_rows if gi > 0 else None)
                 if gi == 0:
                     base_rows = as_float

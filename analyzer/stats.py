@@ -75,20 +75,20 @@ def pts(x, digits=1):
     return "n/a" if math.isnan(x) else f"{100 * x:+.{digits}f}"
 
 
-def edge_verdict(subject, share, lo, hi, even):
+def edge_verdict(subject, share, lo, hi, even, even_words="an even share"):
     """Plain words on a seat's (or policy's) win share against an even share."""
     diff, dlo, dhi = share - even, lo - even, hi - even
     ci = f"95% CI {100 * dlo:+.1f} to {100 * dhi:+.1f} points"
     if math.isnan(lo):
         return f"{subject} wins {pct(share)} of the time (too few games for an interval)."
     if not excludes(even, lo, hi):
-        return (f"{subject} wins {pct(share)}, within noise of an even share ({pct(even)}; {ci}): "
+        return (f"{subject} wins {pct(share)}, within noise of {even_words} ({pct(even)}; {ci}): "
                 f"no detectable edge.")
     word = "more" if diff > 0 else "less"
     size = "a real edge" if diff > 0 else "a real handicap"
     if abs(diff) < 0.01:
         size += ", though under one point"
-    return (f"{subject} wins {abs(100 * diff):.1f} points {word} often than an even share "
+    return (f"{subject} wins {abs(100 * diff):.1f} points {word} often than {even_words} "
             f"({pct(share)} vs {pct(even)}; {ci}): {size}.")
 
 

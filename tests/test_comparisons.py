@@ -169,3 +169,34 @@ def test_ctrl_c_gives_a_partial_report(tmp_path, monkeypatch):
     import json
 
     assert json.loads((tmp_path / "manifest.json").read_text())["partial"] is True
+
+
+def test_team_and_no_winner_columns():
+    """Partners split their team's credit; a tie between teams is shared; a stall credits nobody and
+    the even share is taken over the games that had a winner."""
+    from analyzer.runner import Summary, _group_rows
+
+    # columns: win_0..win_3, n_winners
+    out = np.array([[1, 0, 1, 0, 2],    # team 0+2 wins
+                    [1, 1, 1, 1, 4],    # the two teams tie
+                    [0, 0, 0, 0, 0],    # a stall: no winner
+                    [0, 1, 0, 1, 2]])   # team 1+3 wins
+    rows = _group_rows([out], 4, 1, ((0, 2), (1, 3)))
+    k = out.shape[1]
+    credit, solo = rows[:, k:k + 4], rows[:, k + 4:k + 8]
+    shared, no_winner, tcredit = rows[:, k + 8], rows[:, k + 9], rows[:, k + 10:k + 12]
+    assert credit.tolist() == [[420, 0, 420, 0], [210] * 4, [0] * 4, [0, 420, 0, 420]]
+    assert solo.tolist() == [[1, 0, 1, 0], [0] * 4, [0] * 4, [0, 1, 0, 1]]
+    assert shared.tolist() == [0, 1, 0, 0] and no_winner.tolist() == [0, 0, 1, 0]
+    assert tcredit.tolist() == [[840, 0], [420, 420], [0, 0], [0, 840]]
+    names = [f"win_{s}" for s in range(4)] + ["n_winners"] + [f"credit_{s}" for s in range(4)] + \
+        [f"solo_{s}" for s in range(4)] + ["shared", "no_winner", "tcredit_0", "tcredit_1"]
+    summ = Summary(names)
+    summ.add(rows)
+    edge = M.even_edge("e", "", "tcredit_0", 2)
+    # team 0+2 won 1.5 of 4 games; an even share of the 3 games with a winner is 1.5: no edge
+    assert M.value_ci(edge, summ, 1)[0] == pytest.approx(0.0)
+    assert M.even_share(summ, 2, 1) == pytest.approx(0.375)
+    # without teams, a stall still gives nobody credit
+    solo_rows = _group_rows([np.array([[0, 0, 0], [1, 0, 1]])], 2, 1)
+    assert solo_rows[:, 3:5].tolist() == [[0, 0], [CREDIT, 0]] and solo_rows[:, 8].tolist() == [1, 0]

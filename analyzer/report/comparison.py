@@ -11,7 +11,7 @@ import numpy as np
 from analyzer import metrics as M
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
-from analyzer.report.sections import ci_text, group_sections, is_generic, quantiles
+from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
 from analyzer.runner import CREDIT
 from analyzer.stats import Z95, difference_verdict, edge_verdict, mean_ci
 
@@ -82,11 +82,12 @@ def variant_sections(result, out):
         rows.append([m.label] + [ci_text(m, *value(result, g, m)) for g in groups])
     b.append(Table(cols, rows, "Each value with its 95% interval."))
     b.append(Heading("First-player advantage in each variant", 3))
+    game = result.scenario.game
     for g in groups:
-        share = value(result, g, next(m for m in M.standard_metrics(result.scenario.game, g.players, g.rotations)
-                                      if m.key == "win_share_0"))
-        b.append(Text(edge_verdict(f"{g.label}: seat 0 (plays first)", *share, 1 / g.players),
-                      "verdict" if "no detectable" not in edge_verdict("", *share, 1 / g.players) else "p"))
+        first = M.win_units(game, g.players)[0]
+        verdict = edge_text(f"{g.label}: {first.name}", first.edge, g.summary, g.rotations,
+                            len(M.win_units(game, g.players)))
+        b.append(Text(verdict, "verdict" if "no detectable" not in verdict else "p"))
     b.append(Heading(f"Differences from the baseline ({base.label})", 3))
     rows, verdicts = [], []
     for g in groups[1:]:
@@ -104,21 +105,23 @@ def variant_sections(result, out):
     # plots side by side
     edge = next(m for m in metrics if m.key == "first_player_edge")
     vals = [value(result, g, edge) for g in groups]
+    first = M.win_units(game, base.players)[0].name.split(" (")[0]
     path = plots.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
-                              "Seat 0's edge over an even share, by variant", "points", reference=0.0,
-                              ref_label="even")
-    b.append(Figure(path, "Seat 0 (plays first): win share minus an even share (1/players), with 95% intervals."))
+                              f"The edge of {first} (plays first) over an even share, by variant", "points",
+                              reference=0.0, ref_label="even")
+    b.append(Figure(path, f"{edge.label}, with 95% intervals (an even share: 1 / {'teams' if game.teams(base.players) else 'players'} "
+                          f"of the games that had a winner)."))
     if len({g.players for g in groups}) == 1:
-        n = base.players
+        units = M.win_units(game, base.players)
+        who = "team" if game.teams(base.players) else "seat"
         series = []
         for g in groups:
-            by_key = {m.key: m for m in M.standard_metrics(result.scenario.game, n, g.rotations)}
-            v = [M.value_ci(by_key[f"win_share_{s}"], g.summary, g.rotations) for s in range(n)]
+            v = [M.value_ci(u.share, g.summary, g.rotations) for u in units]
             series.append((g.label, [x[0] for x in v], [x[1] for x in v], [x[2] for x in v]))
-        path = plots.bars_with_ci(out / "variants_win_share.png", [f"seat {s}" for s in range(n)], None, None, None,
-                                  "Win share by seat and variant", "win share (%)", reference=1 / n,
+        path = plots.bars_with_ci(out / "variants_win_share.png", [u.name.split(" (")[0] for u in units], None, None,
+                                  None, f"Win share by {who} and variant", "win share (%)", reference=1 / len(units),
                                   ref_label="even share", groups=series)
-        b.append(Figure(path, "Win share by seat, variants side by side (95% intervals)."))
+        b.append(Figure(path, f"Win share by {who}, variants side by side (95% intervals)."))
     path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
                             f"{result.scenario.game.length_label.capitalize()} per game by variant",
                             result.scenario.game.length_label)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 
@@ -108,30 +109,8 @@ def group_sections(result, g, out, prefix=""):
     tag = prefix
     slug = f"{runner_slug(prefix)}-" if prefix else ""
     b = [Heading(f"Who wins{(' — ' + prefix) if prefix else ''}")]
+    b += who_wins(game, s, n, rot, out / f"{slug}win_share.png")
     ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
-    rows, vals = [], []
-    for seat in range(n):
-        m = ms[f"win_share_{seat}"]
-        v, lo, hi = M.value_ci(m, s, rot)
-        vals.append((v, lo, hi))
-        incl = M.value_ci(M.Metric("w", "", f"win_{seat}", percent=True, binary=True), s, rot)
-        solo = M.value_ci(M.Metric("s", "", f"solo_{seat}", percent=True, binary=True), s, rot)
-        rows.append([f"seat {seat}" + (" (plays first)" if seat == 0 else ""), ci_text(m, v, lo, hi),
-                     ci_text(m, *incl), ci_text(m, *solo)])
-    b.append(Table(["seat", "win share", "wins incl. shared", "wins alone"], rows,
-                   "Win share gives each of k tied winners 1/k of the game, so shares add up to 100% and an even "
-                   f"share is {pct(1 / n)}. Intervals: Wilson for the win counts, normal for the shares."))
-    even = 1 / n
-    for seat in range(n):
-        who = "Seat 0 (plays first)" if seat == 0 else f"Seat {seat}"
-        b.append(Text(edge_verdict(who, *vals[seat], even), "verdict" if seat == 0 else "p"))
-    shared = ms["shared_wins"]
-    b.append(Text(f"Shared wins: {ci_text(shared, *M.value_ci(shared, s, rot))} of games end with two or more "
-                  f"players tied for the win."))
-    path = plots.bars_with_ci(out / f"{slug}win_share.png", [f"seat {i}" for i in range(n)],
-                              [v[0] for v in vals], [v[1] for v in vals], [v[2] for v in vals],
-                              "Win share by seat (95% CI)", "win share (%)", reference=even, ref_label="even share")
-    b.append(Figure(path, "Win share by seat with 95% intervals; the dashed line is an even share."))
     if rot > 1:
         b += _policy_shares(result, g, ms)
 
@@ -188,10 +167,58 @@ def group_sections(result, g, out, prefix=""):
     return b
 
 
+def edge_text(subject, edge_metric, summary, rotations, n_units):
+    """A plain-words verdict on a win share against an even share of the games that had a winner."""
+    even = M.even_share(summary, n_units, rotations)
+    d, lo, hi = M.value_ci(edge_metric, summary, rotations)
+    words = "an even share" if summary.s("no_winner") == 0 else "an even share of the games that had a winner"
+    return edge_verdict(subject, even + d, even + lo, even + hi, even, words)
+
+
+def who_wins(game, s, n, rot, png):
+    """Win shares of the seats (or teams), with a verdict on each against an even share, and a plot."""
+    units = M.win_units(game, n)
+    teams = game.teams(n)
+    rows, vals = [], []
+    for u in units:
+        v = M.value_ci(u.share, s, rot)
+        vals.append(v)
+        pm = M.Metric("w", "", "", percent=True)
+        rows.append([u.name, ci_text(u.share, *v), ci_text(pm, *M.value_ci(replace(u.share, num=u.incl, scale=1.0,
+                                                                                   binary=True), s, rot)),
+                     ci_text(pm, *M.value_ci(replace(u.share, num=u.solo, scale=1.0, binary=True), s, rot))])
+    no_winner = s.s("no_winner") / (s.n * rot) if s.n else 0.0
+    who = "team" if teams else "seat"
+    caption = (f"Win share gives each of k tied {who}s 1/k of the game, so shares add up to 100%")
+    caption += (f" of the games that had a winner ({pct(1 - no_winner)} of all games)" if no_winner else "")
+    caption += f" and an even share is {pct(M.even_share(s, len(units), rot))}."
+    if teams:
+        caption += " Partners win together: each seat's share of a game is half its team's."
+    b = [Table([who, "win share", "wins incl. shared", "wins alone"], rows,
+               caption + " Intervals: Wilson for the win counts, normal for the shares.")]
+    for i, u in enumerate(units):
+        b.append(Text(edge_text(u.name[0].upper() + u.name[1:], u.edge, s, rot, len(units)),
+                      "verdict" if i == 0 else "p"))
+    ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
+    shared = ms["shared_wins"]
+    b.append(Text(f"Shared wins: {ci_text(shared, *M.value_ci(shared, s, rot))} of games end with two or more "
+                  f"{who}s tied for the win."))
+    if no_winner:
+        nw = ms["no_winner"]
+        b.append(Text(f"No winner: {ci_text(nw, *M.value_ci(nw, s, rot))} of games end without a winner "
+                      f"(see how games end below).", "warning"))
+    even = M.even_share(s, len(units), rot)
+    path = plots.bars_with_ci(png, [u.name.split(" (")[0] for u in units], [v[0] for v in vals],
+                              [v[1] for v in vals], [v[2] for v in vals], f"Win share by {who} (95% CI)",
+                              "win share (%)", reference=even, ref_label="even share")
+    b.append(Figure(path, f"Win share by {who} with 95% intervals; the dashed line is an even share."))
+    return b
+
+
 def is_generic(metric):
     """The metrics every game has (shown in the generic sections), as opposed to the game's own."""
-    return (metric.key.startswith(("win_share_", "policy_share_"))
-            or metric.key in ("shared_wins", "length", "first_player_edge"))
+    return (metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
+            or metric.key in ("shared_wins", "no_winner", "length", "first_player_edge"))
 
 
 def _policy_shares(result, g, ms):
@@ -210,7 +237,7 @@ def _policy_shares(result, g, ms):
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's advantage."))
     for j in range(n):
-        b.append(Text(edge_verdict(f"The policy of seat {j}", *vals[j], 1 / n)))
+        b.append(Text(edge_text(f"The policy of seat {j}", M.even_edge("edge", "", f"pcredit_{j}", n), s, rot, n)))
     # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
     rows = []
     for j in range(n):
