@@ -3,12 +3,19 @@ from __future__ import annotations
 
 import json
 import shlex
+import shutil
+import signal
 import sys
+import threading
 from pathlib import Path
 
 import click
 
 from analyzer.errors import ScenarioError
+
+
+EXIT_PARTIAL = 3  # a partial report was written (stopped by Ctrl-C or SIGTERM)
+EXIT_NOTHING = 130  # stopped before any game finished: nothing written
 
 
 def _fail(err: ScenarioError):
@@ -48,12 +55,14 @@ def main():
                    "(repeatable; values in TOML syntax).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
 @click.option("--chunk-size", type=click.IntRange(1, 5_000_000), default=100_000, show_default=True,
-              help="Deals per chunk (memory and progress granularity). Results do not depend on it.")
+              help="Most deals per chunk (memory); chunks are also cut to about 0.4 s of play so that Ctrl-C is "
+                   "honoured quickly. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet):
     """Play SCENARIO (a TOML file) and write a balance report.
 
-    Ctrl-C stops early and still writes the report of the games finished, marked as partial."""
+    Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
+    (exit status 3); stopped before any game finished, it writes nothing (exit status 130)."""
     from analyzer import report, runner
     from analyzer import scenario as scen
 
@@ -72,16 +81,55 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     except ScenarioError as e:
         _fail(e)
     out_dir = Path(out) if out else report.default_dir(sc)
+    try:
+        tmp = report.prepare_out(out_dir)
+    except report.OutError as e:
+        raise click.BadParameter(str(e), param_hint="--out") from None
     click.echo(f"{sc.name}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
                err=True)
-    result = runner.run(sc, chunk_size=chunk_size, threads=threads,
-                        keep_games_dir=out_dir if keep_games else None, progress=not quiet)
-    command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
-    path = report.write_report(result, out_dir, command)
-    if result.partial:
-        click.echo(f"Stopped: partial report of {result.games:,} deals.", err=True)
+    previous_term = signal.signal(signal.SIGTERM, _interrupt)  # until the runner takes over, SIGTERM = Ctrl-C
+    try:
+        _warm_up_saying_so(sc, quiet)
+        result = runner.run(sc, chunk_size=chunk_size, threads=threads,
+                            keep_games_dir=tmp if keep_games else None, progress=not quiet)
+        if result.games == 0:
+            click.echo("Stopped before any game finished: no report written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
+        report.write_report(result, tmp, command)
+        path = report.commit_out(tmp, out_dir)
+    except KeyboardInterrupt:
+        click.echo("Stopped before any game finished: no report written.", err=True)
+        sys.exit(EXIT_NOTHING)
+    finally:
+        signal.signal(signal.SIGTERM, previous_term)
+        shutil.rmtree(tmp, ignore_errors=True)
     click.echo(f"{result.games:,} deals in {result.wall:.1f} s ({result.games_per_second:,.0f} games/s)", err=True)
     click.echo(f"Report: {path / 'index.html'}")
+    if result.partial:
+        click.echo(f"Stopped by {report.signal_name(result.stopped_by) if result.stopped_by else 'request'}: partial "
+                   f"report of {result.games:,} of {sc.games:,} deals (exit status {EXIT_PARTIAL}).", err=True)
+        sys.exit(EXIT_PARTIAL)
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def _warm_up_saying_so(sc, quiet):
+    """Compile the game's kernels (or load them from the cache) before the run, saying so if it takes long."""
+    from analyzer import runner
+
+    timer = threading.Timer(1.0, lambda: click.echo(
+        f"Compiling the {sc.game.title} kernels: this happens once, on the first run (up to a minute or two)...",
+        err=True))
+    timer.daemon = True
+    if not quiet:
+        timer.start()
+    try:
+        runner.warm_up(sc)
+    finally:
+        timer.cancel()
 
 
 @main.command()

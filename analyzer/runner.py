@@ -9,6 +9,8 @@ grow with the number of games. Per-game rows go to Parquet only when asked for.
 from __future__ import annotations
 
 import re
+import signal
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,7 +22,10 @@ from analyzer.scenario import Scenario
 
 # win credit: a shared win among k players gives each CREDIT // k (exact for k <= 8)
 CREDIT = 840
-DEFAULT_CHUNK = 100_000
+DEFAULT_CHUNK = 100_000  # most deals per chunk (memory)
+CHUNK_SECONDS = 0.4  # a chunk is cut to about this much play, so that Ctrl-C is honoured within a second
+FIRST_PLAYS = 2_000  # games (deals x arms) in the first chunk, before the speed is known
+MIN_CHUNK = 256
 EXAMPLES = 3  # game indices kept per end condition
 
 
@@ -99,6 +104,7 @@ class RunResult:
     games_requested: int | None = None
     metric_sums: np.ndarray | None = None  # sweeps: the target metric's per-deal sum per group...
     metric_xtx: np.ndarray | None = None  # ...and cross products between all groups (paired comparisons)
+    stopped_by: int | None = None  # the signal that stopped a partial run
 
     @property
     def games_per_second(self):
@@ -160,8 +166,59 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
+class Interrupts:
+    """While games are played, SIGINT (Ctrl-C) and SIGTERM are remembered instead of raised, and acted on
+    between chunks: a chunk is committed to every summary and Parquet file whole, or not at all."""
+
+    def __init__(self):
+        self.signal = None
+        self._old = {}
+
+    def _note(self, signum, frame):
+        self.signal = signum
+
+    def __enter__(self):
+        if threading.current_thread() is threading.main_thread():
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                self._old[sig] = signal.signal(sig, self._note)
+        return self
+
+    def __exit__(self, *exc):
+        for sig, handler in self._old.items():
+            signal.signal(sig, handler)
+        return False
+
+
+def unique_slugs(labels):
+    """A distinct file-name fragment per label (labels that slug alike get -2, -3, ...)."""
+    out, seen = [], set()
+    for label in labels:
+        base = slug(label) or "group"
+        name, k = base, 1
+        while name in seen:
+            k += 1
+            name = f"{base}-{k}"
+        seen.add(name)
+        out.append(name)
+    return out
+
+
+def warm_up(sc: Scenario):
+    """Compile (or load from the cache) the game's kernels by playing game 0 once, unrecorded, so that
+    timings start with the first game played."""
+    arm = sc.arms[0]
+    out = np.empty((1, len(sc.game.columns(len(arm.seats)))), dtype=np.int64)
+    sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out)
+
+
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
-        keep_games_dir: str | Path | None = None, progress: bool = True) -> RunResult:
+        keep_games_dir: str | Path | None = None, progress: bool = True,
+        chunk_seconds: float = CHUNK_SECONDS) -> RunResult:
+    """Play every arm on games 0 .. games-1 (default: the scenario's) in chunks and fold the results.
+
+    A chunk holds at most chunk_size deals and is cut to about chunk_seconds of play, so that an
+    interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run after
+    the chunk in play (which is dropped unless every arm finished it): the result is then partial."""
     game = sc.game
     total = games if games is not None else sc.games
     if threads:
@@ -178,6 +235,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         groups.append(GroupResult(label, players, len(arms), arms, Summary(names)))
     for arm in sc.arms:
         arm.encoded(game)
+    warm_up(sc)
 
     writers = []
     parquet_paths = []
@@ -186,9 +244,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         import pyarrow.parquet as pq
 
         Path(keep_games_dir).mkdir(parents=True, exist_ok=True)
-        for g in groups:
-            name = "games.parquet" if len(groups) == 1 else f"games-{slug(g.label) or 'group'}.parquet"
-            path = Path(keep_games_dir) / name
+        names = ["games"] if len(groups) == 1 else [f"games-{x}" for x in unique_slugs(g.label for g in groups)]
+        for g, name in zip(groups, names):
+            path = Path(keep_games_dir) / f"{name}.parquet"
             cols = [pa.field("game", pa.int64()), pa.field("rotation", pa.int64())]
             cols += [pa.field(c, pa.int64()) for c in game.columns(g.players)]
             writers.append(pq.ParquetWriter(str(path), pa.schema(cols)))
@@ -204,45 +262,63 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     metric_sums = np.zeros(len(groups), dtype=np.int64) if metric_col else None
     metric_xtx = np.zeros((len(groups), len(groups)), dtype=np.int64) if metric_col else None
     done = 0
-    partial = False
+    size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     t0 = time.perf_counter()
-    try:
-        while done < total:
-            n = min(chunk_size, total - done)
-            base_rows = None
-            metric_rows = np.empty((n, len(groups)), dtype=np.int64) if metric_col else None
-            for gi, g in enumerate(groups):
-                outs = []
-                for arm in g.arms:
-                    out = np.empty((n, len(game.columns(g.players))), dtype=np.int64)
-                    game.run_batch(arm.encoded(game), sc.seed, done, out)
-                    outs.append(out)
+    with Interrupts() as interrupts:
+        try:
+            while done < total and interrupts.signal is None:
+                n = min(size, total - done)
+                started = time.perf_counter()
+                outs = _play_chunk(sc, groups, done, n, interrupts)
+                if outs is None:
+                    break  # interrupted inside the chunk: it is dropped whole
+                # commit: every summary, histogram, sweep sum and Parquet file takes the chunk, or none does
+                base_rows = None
+                metric_rows = np.empty((n, len(groups)), dtype=np.int64) if metric_col else None
+                for gi, (g, g_outs) in enumerate(zip(groups, outs)):
                     if writers:
-                        _write_parquet(writers[gi], out, done, arm.rotation, game.columns(g.players))
-                rows = _group_rows(outs, g.players, g.rotations, game.teams(g.players))
-                as_float = g.summary.add(rows, base_rows if gi > 0 else None)
-                if gi == 0:
-                    base_rows = as_float
+                        for arm, out in zip(g.arms, g_outs):
+                            _write_parquet(writers[gi], out, done, arm.rotation)
+                    rows = _group_rows(g_outs, g.players, g.rotations, game.teams(g.players))
+                    as_float = g.summary.add(rows, base_rows if gi > 0 else None)
+                    if gi == 0:
+                        base_rows = as_float
+                    if metric_col:
+                        metric_rows[:, gi] = rows[:, g.summary.col(metric_col)]
+                    _add_hists_and_examples(g.summary, g_outs, done)
                 if metric_col:
-                    metric_rows[:, gi] = rows[:, g.summary.col(metric_col)]
-                _add_hists_and_examples(g.summary, outs, done)
-            if metric_col:
-                metric_sums += metric_rows.sum(axis=0)
-                f = metric_rows.astype(np.float64)
-                metric_xtx += np.rint(f.T @ f).astype(np.int64)
-            done += n
+                    metric_sums += metric_rows.sum(axis=0)
+                    f = metric_rows.astype(np.float64)
+                    metric_xtx += np.rint(f.T @ f).astype(np.int64)
+                done += n
+                if bar is not None:
+                    bar.update(n)
+                per_deal = (time.perf_counter() - started) / n
+                size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
+        finally:
             if bar is not None:
-                bar.update(n)
-    except KeyboardInterrupt:
-        partial = True
-    finally:
-        if bar is not None:
-            bar.close()
-        for w in writers:
-            w.close()
+                bar.close()
+            for w in writers:
+                w.close()
     wall = time.perf_counter() - t0
-    return RunResult(sc, groups, done, partial or done < total, wall, used_threads, chunk_size, parquet_paths, total,
-                     metric_sums, metric_xtx)
+    return RunResult(sc, groups, done, done < total, wall, used_threads, chunk_size, parquet_paths, total,
+                     metric_sums, metric_xtx, interrupts.signal)
+
+
+def _play_chunk(sc, groups, first, n, interrupts):
+    """Every arm's result rows for games first .. first+n-1, per group; None if interrupted."""
+    game = sc.game
+    outs = []
+    for g in groups:
+        g_outs = []
+        for arm in g.arms:
+            if interrupts.signal is not None:
+                return None
+            out = np.empty((n, len(game.columns(g.players))), dtype=np.int64)
+            game.run_batch(arm.encoded(game), sc.seed, first, out)
+            g_outs.append(out)
+        outs.append(g_outs)
+    return outs
 
 
 def _add_hists_and_examples(summary, outs, first):
@@ -258,7 +334,7 @@ def _add_hists_and_examples(summary, outs, first):
             got.extend(int(first + i) for i in idx)
 
 
-def _write_parquet(writer, out, first, rotation, names):
+def _write_parquet(writer, out, first, rotation):
     import pyarrow as pa
 
     n = out.shape[0]

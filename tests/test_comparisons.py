@@ -150,27 +150,6 @@ def test_report_words_agree_with_the_numbers(tmp_path):
             assert ("more by" in line) == (float(row["diff_vs_baseline"]) > 0)
 
 
-def test_ctrl_c_gives_a_partial_report(tmp_path, monkeypatch):
-    sc = from_dict({**BASE, "games": 50_000})
-    calls = {"n": 0}
-    real = NOIZE.run_batch
-
-    def interrupted(*args):
-        calls["n"] += 1
-        if calls["n"] == 3:
-            raise KeyboardInterrupt
-        return real(*args)
-
-    monkeypatch.setattr(NOIZE, "run_batch", interrupted)
-    r = run(sc, chunk_size=10_000, progress=False)
-    assert r.partial and r.games == 20_000 and r.groups[0].summary.n == 20_000
-    write_report(r, tmp_path)
-    assert "PARTIAL RESULT" in (tmp_path / "report.md").read_text()
-    import json
-
-    assert json.loads((tmp_path / "manifest.json").read_text())["partial"] is True
-
-
 def test_team_and_no_winner_columns():
     """Partners split their team's credit; a tie between teams is shared; a stall credits nobody and
     the even share is taken over the games that had a winner."""

@@ -1,0 +1,157 @@
+"""Interrupts lose nothing and never lie; the report folder is written whole or not at all.
+
+A chunk is committed to every summary, histogram, sweep sum and Parquet file as one unit: the tests
+stop runs between two arms of a chunk, before the first chunk, by SIGINT and by SIGTERM, in-process
+(a kernel call that signals the process, deterministic) and in a real subprocess (timed)."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pyarrow.parquet as pq
+import pytest
+from click.testing import CliRunner
+
+from analyzer.cli import EXIT_NOTHING, EXIT_PARTIAL, main
+from analyzer.games import get_game
+
+VARIANTS = """
+name = "interrupt me"
+game = "noize"
+games = 40000
+seed = 3
+players = 3
+[[variants]]
+name = "rulebook"
+[[variants]]
+name = "shuffle"
+rules.shuffle_each_round = true
+"""
+
+
+@pytest.fixture
+def signal_on_call(monkeypatch):
+    """Make the n-th kernel call of a game send `sig` to this process (as Ctrl-C or kill would)."""
+
+    def arm(game_name, n, sig):
+        game = get_game(game_name)
+        real = game.run_batch
+        calls = {"k": 0}
+
+        def run_batch(*args, **kw):
+            calls["k"] += 1
+            real(*args, **kw)
+            if calls["k"] == n:
+                os.kill(os.getpid(), sig)
+
+        monkeypatch.setattr(game, "run_batch", run_batch)
+        return calls
+
+    return arm
+
+
+def run_cli(tmp_path, *extra):
+    f = tmp_path / "s.toml"
+    f.write_text(VARIANTS)
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "-q", "--keep-games", *extra])
+    return r, out
+
+
+def check_consistent(out, arms=2):
+    """Every file of a partial report speaks of the same games."""
+    man = json.loads((out / "manifest.json").read_text())
+    played = man["games_played"]
+    assert man["partial"] and 0 < played < man["games_requested"]
+    rows = list(csv.DictReader(open(out / "summary.csv")))
+    assert {int(r["games"]) for r in rows} == {played} and {r["partial"] for r in rows} == {"True"}
+    for name in ("games-rulebook.parquet", "games-shuffle.parquet"):
+        table = pq.read_table(out / name).to_pandas()
+        assert len(table) == played and sorted(table["game"]) == list(range(played))
+    assert "PARTIAL RESULT" in (out / "index.html").read_text()
+    return man
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_signal_between_two_arms_drops_that_chunk_whole(tmp_path, signal_on_call, sig):
+    # call 1 is the warm-up (game 0, not recorded); calls 2-3 the two arms of chunk 1; the signal
+    # arrives after the first arm of chunk 2 has played
+    calls = signal_on_call("noize", 4, sig)
+    r, out = run_cli(tmp_path, "--chunk-size", "1000")
+    assert r.exit_code == EXIT_PARTIAL, r.output
+    man = check_consistent(out)
+    assert man["games_played"] == 1000 and man["stopped_by"] == signal.Signals(sig).name
+    assert calls["k"] == 4, "no kernel runs after the signal"
+    assert "partial report of 1,000 of 40,000 deals" in r.output
+
+
+def test_a_signal_before_the_first_chunk_ends_writes_nothing(tmp_path, signal_on_call):
+    signal_on_call("noize", 2, signal.SIGINT)
+    r, out = run_cli(tmp_path)
+    assert r.exit_code == EXIT_NOTHING
+    assert "Stopped before any game finished: no report written." in r.output
+    assert not out.exists() and not any(p.name.startswith(".rep") for p in tmp_path.iterdir())
+
+
+def test_ctrl_c_while_compiling_writes_nothing(tmp_path, signal_on_call):
+    signal_on_call("noize", 1, signal.SIGINT)  # during the warm-up: the default handler raises
+    r, out = run_cli(tmp_path)
+    assert r.exit_code == EXIT_NOTHING and "no report written" in r.output
+    assert not out.exists()
+
+
+def test_an_existing_report_folder_is_replaced_whole(tmp_path):
+    out = tmp_path / "rep"
+    out.mkdir()
+    (out / "manifest.json").write_text("{}")
+    (out / "old-plot.png").write_text("from an older run")
+    r, out = run_cli(tmp_path, "--games", "500")
+    assert r.exit_code == 0, r.output
+    assert not (out / "old-plot.png").exists() and json.loads((out / "manifest.json").read_text())["games_played"] == 500
+
+
+@pytest.mark.parametrize("make_bad", ["file", "foreign folder", "under a file"])
+def test_an_unusable_out_folder_is_refused_before_any_game(tmp_path, make_bad, signal_on_call):
+    calls = signal_on_call("noize", 10**9, signal.SIGINT)
+    if make_bad == "file":
+        target = tmp_path / "rep"
+        target.write_text("not a folder")
+    elif make_bad == "foreign folder":
+        target = tmp_path / "home"
+        target.mkdir()
+        (target / "thesis.tex").write_text("precious")
+    else:
+        (tmp_path / "f").write_text("")
+        target = tmp_path / "f" / "rep"
+    f = tmp_path / "s.toml"
+    f.write_text(VARIANTS)
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(target), "-q"])
+    assert r.exit_code == 2 and "--out" in r.output and "Traceback" not in r.output
+    assert calls["k"] == 0, "no game was played"
+    if make_bad == "foreign folder":
+        assert (target / "thesis.tex").read_text() == "precious"
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_real_process_stopped_by_a_signal_writes_a_consistent_partial_report(tmp_path, sig):
+    f = tmp_path / "s.toml"
+    f.write_text(VARIANTS.replace("games = 40000", "games = 500_000_000"))
+    out = tmp_path / "rep"
+    cmd = [sys.executable, "-m", "analyzer.cli", "run", str(f), "--out", str(out), "-q", "--keep-games"]
+    for wait in (3, 8, 20):  # the first run of a fresh machine compiles before it plays
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(wait)
+        t = time.perf_counter()
+        proc.send_signal(sig)
+        stdout, stderr = proc.communicate(timeout=60)
+        honoured = time.perf_counter() - t
+        if proc.returncode == EXIT_PARTIAL:
+            break
+        assert proc.returncode == EXIT_NOTHING, stderr
+    assert proc.returncode == EXIT_PARTIAL, stderr
+    assert "Traceback" not in stderr
+    check_consistent(out)
+    assert honoured < 10, "the signal is honoured within a chunk (report writing included)"
