@@ -46,7 +46,7 @@ def main():
 
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=click.IntRange(1), help="Number of deals to play (overrides the scenario's games).")
+@click.option("--games", "-n", type=click.IntRange(1, 10**10), help="Number of deals to play (overrides the scenario's games).")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-<time>].")
 @click.option("--keep-games", is_flag=True, help="Also write every game's result row to Parquet in the report folder.")
@@ -73,9 +73,9 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
                                  param_hint="--threads")
     overrides = _parse_sets(sets)
     if seed is not None:
-        overrides.append(("seed", seed))
+        overrides.append(("seed", seed, "--seed"))
     if games is not None:
-        overrides.append(("games", games))
+        overrides.append(("games", games, "--games"))
     try:
         sc = scen.load(scenario, overrides)
     except ScenarioError as e:
@@ -136,7 +136,7 @@ def _warm_up_saying_so(sc, quiet):
 @click.argument("game")
 @click.option("--scenario", type=click.Path(dir_okay=False), help="Take rules and seats from this scenario (its first configuration).")
 @click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
-@click.option("--game-index", "-i", type=click.IntRange(0), default=0, show_default=True,
+@click.option("--game-index", "-i", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the run to replay: the same game the batch run plays at that index.")
 @click.option("--players", "-p", type=int, help="Number of players (overrides the scenario's) [default without a scenario: 4, "
               "or the game's only player count].")
@@ -166,13 +166,14 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
             source = "(trace defaults)"
         if raw.get("game") != game:
             raise ScenarioError(source, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
-        for k, v in overrides:
-            scen.set_path(raw, k, v)
         if players is not None:
-            raw["players"] = players
-        sc = scen.build(raw, source)
+            overrides.append(("players", players, "--players"))
+        sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)
+    if scenario and game_index >= sc.games:
+        click.echo(f"Note: game {game_index:,} is beyond the scenario's {sc.games:,} games; it is the game a longer run "
+                   f"would play at that index.", err=True)
     seed = sc.seed if seed is None else seed
     label = sc.groups[0] if variant is None else variant
     arms = [a for a in sc.arms if a.group == label and a.rotation == rotation]
@@ -233,5 +234,23 @@ def bench(games, only):
     run_bench(games, only)
 
 
+def entry():
+    """The `analyzer` command: every error is one line (no usage block, no traceback)."""
+    try:
+        code = main.main(standalone_mode=False)
+    except click.exceptions.Exit as e:
+        code = e.exit_code
+    except click.ClickException as e:
+        hint = ""
+        if isinstance(e, click.UsageError) and e.ctx is not None:
+            hint = f" (see: {e.ctx.command_path} --help)"
+        click.echo(f"Error: {e.format_message()}{hint}", err=True)
+        code = e.exit_code
+    except (click.exceptions.Abort, KeyboardInterrupt):
+        click.echo("Stopped.", err=True)
+        code = EXIT_NOTHING
+    sys.exit(code if isinstance(code, int) else 0)
+
+
 if __name__ == "__main__":
-    main()
+    entry()

@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import copy
 import itertools
+import math
 
 import numpy as np
 
-from analyzer.errors import MISSING, ScenarioError
+from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.scenario import Arm, check_players, set_path, validate_arm
 
 _COMPARISON_KEYS = ("variants", "sweep", "policies")
+VARIANT_KEYS = ("rules", "players", "all_seats", "seats")
+AXIS_KEYS = ("path", "values", "range")
+MAX_AXIS_POINTS = 200  # values on one sweep axis
+MAX_ARMS = 2_000  # configurations played on every deal (groups x seat rotations)
 
 
 def merge(base: dict, over: dict) -> dict:
@@ -54,47 +59,95 @@ def _groups_from_variants(sc, base):
                             "must be a list of at least two [[variants]] tables (the first is the baseline)")
     groups, seen = [], set()
     for i, v in enumerate(variants):
-        if not isinstance(v, dict) or not isinstance(v.get("name"), str):
-            raise ScenarioError(sc.source, f"variants.{i}.name", v.get("name", MISSING) if isinstance(v, dict) else v,
-                                "every variant needs a name (a string)")
-        if v["name"] in seen:
-            raise ScenarioError(sc.source, f"variants.{i}.name", v["name"], "variant names must differ")
-        seen.add(v["name"])
+        if not isinstance(v, dict):
+            raise ScenarioError(sc.source, f"variants[{i}]", v, "must be a table: name = \"...\" and what it changes")
+        name = v.get("name", MISSING)
+        if not isinstance(name, str) or not name.strip():
+            raise ScenarioError(sc.source, f"variants[{i}].name", name, "every variant needs a name (a non-empty string)")
+        if name in seen:
+            raise ScenarioError(sc.source, f"variants[{i}].name", name, "variant names must differ")
+        seen.add(name)
         over = {k: x for k, x in v.items() if k != "name"}
         for k in over:
-            if k in ("game", "games", "seed", "variants", "sweep", "policies", "rotate_seats", "name", "description"):
-                raise ScenarioError(sc.source, f"variants.{i}.{k}", over[k],
-                                    "a variant may change rules, players, all_seats and seats only")
-        groups.append((v["name"], merge(base, over)))
+            if k not in VARIANT_KEYS:
+                raise ScenarioError(sc.source, f"variants[{i}].{k}", over[k],
+                                    "unknown key in a variant; a variant may change " + ", ".join(VARIANT_KEYS))
+        groups.append((name, merge(base, over), f"variants[{i}]"))
     return groups
 
 
 def _axis_values(sc, spec, key):
+    where = f"sweep.{key}"
     if not isinstance(spec, dict) or not isinstance(spec.get("path"), str):
-        raise ScenarioError(sc.source, f"sweep.{key}", spec,
+        raise ScenarioError(sc.source, where, spec,
                             'must be a table with path = "..." and values = [...] or range = [start, stop, step]')
+    for k in spec:
+        if k not in AXIS_KEYS:
+            raise ScenarioError(sc.source, f"{where}.{k}", spec[k], "unknown key; allowed: " + ", ".join(AXIS_KEYS))
+    check_path(sc, spec["path"], f"{where}.path")
+    if "values" in spec and "range" in spec:
+        raise ScenarioError(sc.source, f"{where}.range", spec["range"], "give values or range, not both")
     if "values" in spec:
         values = spec["values"]
         if not isinstance(values, list) or not values:
-            raise ScenarioError(sc.source, f"sweep.{key}.values", values, "must be a non-empty list")
+            raise ScenarioError(sc.source, f"{where}.values", values, "must be a non-empty list")
+        if len(values) > MAX_AXIS_POINTS:
+            raise ScenarioError(sc.source, f"{where}.values", f"({len(values)} values)",
+                                f"at most {MAX_AXIS_POINTS} values per axis")
+        for i, v in enumerate(values):
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ScenarioError(sc.source, f"{where}.values[{i}]", v, "must be a finite number")
+            if any(_same(v, w) for w in values[:i]):
+                raise ScenarioError(sc.source, f"{where}.values[{i}]", v, "appears twice: every value once")
     elif "range" in spec:
         r = spec["range"]
-        ok = isinstance(r, list) and len(r) == 3 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in r)
+        ok = (isinstance(r, list) and len(r) == 3
+              and all(isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) for x in r))
         if not ok or r[2] <= 0 or r[1] < r[0]:
-            raise ScenarioError(sc.source, f"sweep.{key}.range", r, "must be [start, stop, step] with step > 0, stop >= start (stop included)")
+            raise ScenarioError(sc.source, f"{where}.range", r,
+                                "must be [start, stop, step] of finite numbers with step > 0, stop >= start "
+                                "(stop included)")
         count = int(np.floor((r[1] - r[0]) / r[2] + 1e-9)) + 1
+        if count > MAX_AXIS_POINTS:
+            raise ScenarioError(sc.source, f"{where}.range", r,
+                                f"gives {count:,} points; at most {MAX_AXIS_POINTS} per axis (use a larger step)")
         values = [r[0] + i * r[2] for i in range(count)]
         if all(isinstance(x, int) for x in r):
             values = [int(v) for v in values]
         else:
             values = [round(v, 10) for v in values]
     else:
-        raise ScenarioError(sc.source, f"sweep.{key}", spec, "needs values = [...] or range = [start, stop, step]")
-    if spec["path"].split(".")[0] in ("game", "games", "seed"):
-        raise ScenarioError(sc.source, f"sweep.{key}.path", spec["path"], "cannot sweep game, games or seed")
-    if len(values) > 200:
-        raise ScenarioError(sc.source, f"sweep.{key}", len(values), "at most 200 values per axis")
+        raise ScenarioError(sc.source, where, spec, "needs values = [...] or range = [start, stop, step]")
     return spec["path"], values
+
+
+def _label(value):
+    """A sweep value in a point's label: as written in TOML, but text unquoted."""
+    return value if isinstance(value, str) else toml_value(value)
+
+
+def _same(a, b):
+    """Equal sweep values (1 and 1.0 are the same setting; true and 1 are not)."""
+    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float))
+                                             and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
+
+
+def check_path(sc, path, key):
+    """A sweep path must name a setting the scenario has: players, rules.<setting>,
+    all_seats.<policy or parameter>, seats.<n>.<policy or parameter>."""
+    game = sc.game
+    parts = path.split(".")
+    params = {"policy"} | {p.name for pol in game.policies for p in pol.params}
+    ok = (parts == ["players"]
+          or (len(parts) == 2 and parts[0] == "rules" and game.setting(parts[1]) is not None)
+          or (len(parts) == 2 and parts[0] == "all_seats" and parts[1] in params)
+          or (len(parts) == 3 and parts[0] == "seats" and parts[1].isdigit() and str(int(parts[1])) == parts[1]
+              and int(parts[1]) < game.max_players and parts[2] in params))
+    if not ok:
+        raise ScenarioError(sc.source, key, path,
+                            "must name a setting: players, rules.<setting>, all_seats.<parameter> or "
+                            f"seats.<n>.<parameter> (settings: {', '.join(p.name for p in game.settings)}; "
+                            f"parameters: {', '.join(sorted(params))})")
 
 
 SWEEP_KEYS = ("x", "y", "metric", "goal")
@@ -110,6 +163,8 @@ def _groups_from_sweep(sc, base):
     axes = [_axis_values(sc, sw["x"], "x")]
     if "y" in sw:
         axes.append(_axis_values(sc, sw["y"], "y"))
+        if axes[1][0] == axes[0][0]:
+            raise ScenarioError(sc.source, "sweep.y.path", axes[1][0], "is the path of sweep.x too: sweep two settings")
     goal = sw.get("goal", "max")
     if goal not in ("max", "min"):
         raise ScenarioError(sc.source, "sweep.goal", goal, 'must be "max" or "min"')
@@ -119,8 +174,8 @@ def _groups_from_sweep(sc, base):
         raw = copy.deepcopy(base)
         for (path, _), value in zip(axes, point):
             set_path(raw, path, value, sc.source)
-        label = ", ".join(f"{path}={value}" for (path, _), value in zip(axes, point))
-        groups.append((label, raw))
+        label = ", ".join(f"{path}={_label(value)}" for (path, _), value in zip(axes, point))
+        groups.append((label, raw, f"sweep point {label}:"))
     return groups
 
 
@@ -130,11 +185,24 @@ def _groups_from_round_robin(sc, base):
         raise ScenarioError(sc.source, "policies", "(list)", "a round-robin needs a two-player game (players = 2)")
     if not isinstance(pols, list) or len(pols) < 2:
         raise ScenarioError(sc.source, "policies", pols, "must list at least two policies")
+    for key in ("seats", "rotate_seats"):
+        if key in sc.raw:
+            raise ScenarioError(sc.source, key, sc.raw[key],
+                                "a round-robin seats every policy in every seat itself: remove this key "
+                                "(give each policy's parameters in its policies entry)")
     labels = []
+    all_seats = sc.raw.get("all_seats", {})
     for i, p in enumerate(pols):
         if not isinstance(p, dict):
-            raise ScenarioError(sc.source, f"policies.{i}", p, "must be a table: label, policy and parameters")
-        labels.append(p.get("label", p.get("policy", f"policy {i}")))
+            raise ScenarioError(sc.source, f"policies[{i}]", p, "must be a table: label, policy and parameters")
+        label = p.get("label", p.get("policy", f"policy {i}"))
+        if not isinstance(label, str) or not label.strip():
+            raise ScenarioError(sc.source, f"policies[{i}].label", label, "must be a non-empty string")
+        labels.append(label)
+        spec = {k: v for k, v in p.items() if k != "label"}
+        if isinstance(all_seats, dict) and spec.get("policy", all_seats.get("policy")) == all_seats.get("policy"):
+            spec = {**all_seats, **spec}  # as resolve_seats will merge it
+        sc.game.validate_seat(spec, sc.source, f"policies[{i}]")
     if len(set(labels)) != len(labels):
         raise ScenarioError(sc.source, "policies", labels, "labels must differ (add label = \"...\")")
     sc.comparison.update(kind="round_robin", labels=labels)
@@ -143,7 +211,7 @@ def _groups_from_round_robin(sc, base):
         raw = copy.deepcopy(base)
         raw["seats"] = {"0": {k: v for k, v in pols[a].items() if k != "label"},
                         "1": {k: v for k, v in pols[b].items() if k != "label"}}
-        groups.append((f"{labels[a]} vs {labels[b]}", raw))
+        groups.append((f"{labels[a]} vs {labels[b]}", raw, f"policies[{a}] vs policies[{b}]:"))
     sc.comparison["pairs"] = list(itertools.combinations(range(len(pols)), 2))
     return groups
 
@@ -167,17 +235,27 @@ def expand(sc):
         rotate = True  # head-to-head means both seat orders
     else:
         sc.comparison.update(kind="single")
-        groups = [("baseline", base)]
+        groups = [("baseline", base, "")]
     sc.comparison["rotate_seats"] = rotate
     arms = []
-    for label, graw in groups:
-        players = check_players(sc.game, graw, sc.source)
-        rules, seats = validate_arm(sc.game, graw, players, sc.source)
+    for label, graw, origin in groups:
+        try:
+            players = check_players(sc.game, graw, sc.source)
+            rules, seats = validate_arm(sc.game, graw, players, sc.source)
+        except ScenarioError as e:  # say which variant, sweep point or pairing the bad value came from
+            if not origin:
+                raise
+            raise e.renamed(key=f"{origin}.{e.key}" if origin.startswith("variants[") else f"{origin} {e.key}") from None
+        if len(arms) + (players if rotate else 1) > MAX_ARMS:
+            raise ScenarioError(sc.source, "sweep" if "sweep" in raw else "variants" if "variants" in raw else "policies",
+                                f"({len(groups)} configurations)",
+                                f"more than {MAX_ARMS:,} configurations to play on every deal (seat rotations "
+                                "included): split the question into smaller scenarios")
         for r in range(players if rotate else 1):
             arms.append(Arm(label=label if not rotate else f"{label} / rotation {r}", rules=rules,
                             seats=_rotated(seats, r), raw=graw, rotation=r, group=label))
     sc.arms = arms
-    sc.groups = [label for label, _ in groups]
+    sc.groups = [label for label, _, _ in groups]
     if sc.comparison.get("kind") == "sweep":
         sc.comparison["metric_column"] = sweep_metric_column(sc, rotate)
 

@@ -1,12 +1,19 @@
 """The one error type a designer sees: it names the file, the key, the bad value and what is allowed."""
+import json
+import math
 
 
 class ScenarioError(ValueError):
     def __init__(self, source, key, value, allowed):
         self.source, self.key, self.value, self.allowed = source, key, value, allowed
         where = f"{source}: " if source else ""
-        shown = "(missing)" if value is _MISSING else repr(value)
-        super().__init__(f"{where}{key} = {shown}: {allowed}")
+        what = "" if key is None else f"{key} = {toml_value(value)}: "  # key None: the file as a whole
+        super().__init__(f"{where}{what}{allowed}")
+
+    def renamed(self, key=None, source=None):
+        """The same error, said of another key or source (e.g. the variant it came from)."""
+        return ScenarioError(self.source if source is None else source, self.key if key is None else key,
+                             self.value, self.allowed)
 
 
 class _Missing:
@@ -16,3 +23,22 @@ class _Missing:
 
 _MISSING = _Missing()
 MISSING = _MISSING
+
+
+def toml_value(value, limit=80):
+    """A value as it would be written in a scenario file (true, "text", [1, 2], {a = 1}), shortened."""
+    if value is _MISSING:
+        return "(missing)"
+    if isinstance(value, bool):
+        text = "true" if value else "false"
+    elif isinstance(value, str):
+        text = json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, float):
+        text = "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf") if math.isinf(value) else repr(value)
+    elif isinstance(value, (list, tuple)):
+        text = "[" + ", ".join(toml_value(v, limit) for v in value) + "]"
+    elif isinstance(value, dict):
+        text = "{" + ", ".join(f"{k} = {toml_value(v, limit)}" for k, v in value.items()) + "}"
+    else:
+        text = str(value)
+    return text if len(text) <= limit else text[:limit - 3] + "..."

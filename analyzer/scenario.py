@@ -128,13 +128,18 @@ def get_path(raw: dict, path: str, default=MISSING):
 def load_raw(path: str | Path) -> dict:
     path = Path(path)
     try:
-        text = path.read_text()
+        if not path.is_file():  # a folder, a FIFO (reading it would wait for ever), a device...
+            what = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
+            raise ScenarioError(str(path), None, None, f"cannot be read: it {what}")
+        text = path.read_bytes().decode("utf-8")
     except OSError as e:
-        raise ScenarioError(str(path), "(file)", str(path), f"cannot be read: {e.strerror}") from None
+        raise ScenarioError(str(path), None, None, f"cannot be read: {e.strerror}") from None
+    except UnicodeDecodeError as e:
+        raise ScenarioError(str(path), None, None, f"is not UTF-8 text (byte {e.start}): save it as UTF-8") from None
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(str(path), "(syntax)", str(e), "must be valid TOML") from None
+        raise ScenarioError(str(path), None, None, f"is not valid TOML: {e}") from None
 
 
 def _int(raw, key, source, low, high, default=MISSING):
@@ -156,7 +161,7 @@ def resolve_seats(game: Game, raw: dict, players: int, source: str) -> list[Seat
     if not isinstance(per_seat, dict):
         raise ScenarioError(source, "seats", per_seat, "must be a table of seat numbers, e.g. [seats.0]")
     for key, spec in per_seat.items():
-        if not (key.isdigit() and int(key) < players):
+        if not (key.isdigit() and str(int(key)) == key and int(key) < players):
             raise ScenarioError(source, f"seats.{key}", spec, f"seat numbers run from 0 to {players - 1}")
         if not isinstance(spec, dict):
             raise ScenarioError(source, f"seats.{key}", spec, "must be a table: policy and/or parameters")
@@ -211,13 +216,25 @@ def build(raw: dict, source: str) -> Scenario:
     return sc
 
 
-def load(path: str | Path, overrides: list[tuple[str, object]] = ()) -> Scenario:
-    """Read, apply --set overrides (path, value), validate. The file name is in every error."""
-    source = str(path)
-    raw = load_raw(path)
-    for key, value in overrides:
-        set_path(raw, key, value)
-    return build(raw, source)
+def load(path: str | Path, overrides=()) -> Scenario:
+    """Read, apply overrides (path, value[, origin]), validate. The file name is in every error, and an
+    error about a value that came from the command line names its flag (origin, default "--set")."""
+    return build_with(load_raw(path), str(path), overrides)
+
+
+def build_with(raw: dict, source: str, overrides=()) -> Scenario:
+    """Apply overrides (path, value[, origin]) to raw and validate (see load)."""
+    origins = []
+    for key, value, *origin in overrides:
+        origins.append((key, origin[0] if origin else "--set"))
+        set_path(raw, key, value, f"{source}, {origins[-1][1]}")
+    try:
+        return build(raw, source)
+    except ScenarioError as e:
+        for key, origin in reversed(origins):  # the last override of a key is the one in force
+            if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):
+                raise e.renamed(source=f"{source}, {origin}") from None
+        raise
 
 
 def from_dict(raw: dict, source="(scenario)") -> Scenario:

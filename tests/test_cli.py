@@ -59,7 +59,7 @@ def test_trace_text_and_jsonl_agree(tmp_path):
 def test_games_lists_settings_and_policies():
     r = CliRunner().invoke(main, ["games"])
     assert r.exit_code == 0
-    assert "shuffle_each_round (default False; true or false)" in r.output
+    assert "shuffle_each_round (default false; true or false)" in r.output
     assert "challenge_below (default 0.5; a number from 0 to 1)" in r.output
 
 

@@ -96,7 +96,7 @@ def test_two_axis_sweep_is_a_grid(tmp_path):
                                             "metric": "length", "goal": "min"}}
     sc = from_dict(raw)
     assert len(sc.groups) == 6
-    assert sc.groups[1] == "seats.0.challenge_below=0.2, rules.shuffle_each_round=True"
+    assert sc.groups[1] == "seats.0.challenge_below=0.2, rules.shuffle_each_round=true"
     assert sc.arms[1].rules["shuffle_each_round"] is True and sc.arms[2].seats[0].params["challenge_below"] == 0.3
     r = run(sc, progress=False)
     write_report(r, tmp_path)
@@ -108,9 +108,9 @@ def test_two_axis_sweep_is_a_grid(tmp_path):
 
 @pytest.mark.parametrize("sweep, match", [
     ({"x": {"path": "seats.0.challenge_below", "values": [0.1, 1.5]}}, r"seats.0.challenge_below = 1.5"),
-    ({"x": {"path": "rules.colour", "values": [1]}}, r"rules.colour = 1: unknown rule setting"),
+    ({"x": {"path": "rules.colour", "values": [1]}}, r'sweep.x.path = "rules.colour": must name a setting'),
     ({"x": {"path": "seats.0.bluff", "range": [0.5, 0.1, 0.1]}}, r"sweep.x.range"),
-    ({"x": {"path": "seats.0.bluff", "values": [0.1]}, "metric": "happiness"}, r"sweep.metric = 'happiness'"),
+    ({"x": {"path": "seats.0.bluff", "values": [0.1]}, "metric": "happiness"}, r'sweep.metric = "happiness"' ),
 ])
 def test_sweep_errors_name_the_key(sweep, match):
     with pytest.raises(ScenarioError, match=match):

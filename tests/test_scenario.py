@@ -24,15 +24,15 @@ def test_valid_scenario_fills_defaults():
 
 @pytest.mark.parametrize("raw, match", [
     ({**BASE, "colour": 1}, r"colour = 1: unknown key"),
-    ({**BASE, "game": "chess"}, r"game = 'chess': must be one of 'noize'"),
+    ({**BASE, "game": "chess"}, r"game = \"chess\": must be one of 'noize'"),
     ({**BASE, "games": 0}, r"games = 0: must be an integer from 1"),
-    ({**BASE, "games": "many"}, r"games = 'many'"),
+    ({**BASE, "games": "many"}, r'games = "many"' ),
     ({**BASE, "players": 9}, r"players = 9: must be an integer from 2 to 7"),
     ({k: v for k, v in BASE.items() if k != "seed"}, r"seed = \(missing\): is required"),
-    ({**BASE, "rules": {"shuffle": True}}, r"rules.shuffle = True: unknown rule setting; known: start_cards"),
-    ({**BASE, "rules": {"shuffle_each_round": "yes"}}, r"rules.shuffle_each_round = 'yes': must be true or false"),
+    ({**BASE, "rules": {"shuffle": True}}, r"rules.shuffle = true: unknown rule setting; known: start_cards"),
+    ({**BASE, "rules": {"shuffle_each_round": "yes"}}, r'rules.shuffle_each_round = "yes": must be true or false'),
     ({**BASE, "rules": {"finish_cards": 2.5}}, r"rules.finish_cards = 2.5: must be an integer from 2 to 60"),
-    ({**BASE, "all_seats": {"policy": "smart"}}, r"all_seats.policy = 'smart': must be one of 'random', 'threshold'"),
+    ({**BASE, "all_seats": {"policy": "smart"}}, r'all_seats.policy = "smart": must be one of .random., .threshold.'),
     ({**BASE, "all_seats": {"policy": "threshold", "bluff": 1.5}}, r"all_seats.bluff = 1.5: must be a number from 0 to 1"),
     ({**BASE, "all_seats": {"policy": "random", "bluff": 0.1}}, r"all_seats.bluff = 0.1: not a parameter of policy 'random'"),
     ({**BASE, "seats": {"4": {"policy": "random"}}}, r"seats.4 = .*seat numbers run from 0 to 3"),
@@ -45,7 +45,7 @@ def test_bad_values_are_named(raw, match):
 def test_file_errors_name_the_file(tmp_path):
     p = tmp_path / "broken.toml"
     p.write_text("game = 'noize'\ngames = [\n")
-    with pytest.raises(ScenarioError, match=r"broken.toml: \(syntax\) = .*must be valid TOML"):
+    with pytest.raises(ScenarioError, match=r"broken.toml: is not valid TOML"):
         load(p)
     with pytest.raises(ScenarioError, match="cannot be read"):
         load(tmp_path / "missing.toml")
@@ -56,7 +56,7 @@ def test_overrides_apply_before_validation(tmp_path):
     p.write_text('game = "noize"\ngames = 10\nseed = 1\nplayers = 3\n[all_seats]\npolicy = "threshold"\n')
     sc = load(p, [("rules.shuffle_each_round", True), ("all_seats.bluff", 0.25), ("players", 5)])
     assert sc.rules["shuffle_each_round"] is True and sc.seats[4].params["bluff"] == 0.25 and sc.players == 5
-    with pytest.raises(ScenarioError, match=r"s.toml: all_seats.bluff = 2: must be a number from 0 to 1"):
+    with pytest.raises(ScenarioError, match=r"s.toml, --set: all_seats.bluff = 2: must be a number from 0 to 1"):
         load(p, [("all_seats.bluff", 2)])
 
 

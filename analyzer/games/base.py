@@ -25,12 +25,13 @@ Every game's result columns start with the generic ones the runner and report re
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from analyzer.errors import MISSING, ScenarioError
+from analyzer.errors import MISSING, ScenarioError, toml_value
 
 
 def record_events(play, rows, width):
@@ -95,7 +96,7 @@ class Param:
                 if isinstance(x, bool) or not isinstance(x, int) or not self.low <= x <= self.high:
                     raise bad
             return list(value)
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise bad
         if self.kind == "int":
             if isinstance(value, float):
@@ -109,7 +110,7 @@ class Param:
         return value
 
     def describe(self) -> str:
-        default = "derived" if self.default is None else repr(self.default)
+        default = "derived" if self.default is None else toml_value(self.default)
         rng = self.allowed().removeprefix("must be ")
         return f"{self.name} (default {default}; {rng}): {self.help}"
 
