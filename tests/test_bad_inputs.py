@@ -1,0 +1,205 @@
+"""A table of bad inputs, every class a hostile tester tried: each one ends, within seconds and before any
+game is played, with a non-zero exit and one line that names the key (or flag) and the value, and
+never a traceback.
+
+Each case is (scenario text or None, extra command-line arguments, text the one line must contain)."""
+import os
+import sys
+import time
+
+import pytest
+
+from analyzer import runner
+from analyzer.cli import entry
+
+NOIZE = 'game = "noize"\ngames = 100\nseed = 1\nplayers = 4\n'
+BARDS = 'game = "bards"\ngames = 100\nseed = 1\nplayers = 2\n'
+V = NOIZE + '[[variants]]\nname = "a"\n[[variants]]\nname = "b"\n'
+RR = 'game = "noize"\ngames = 100\nseed = 1\nplayers = 2\npolicies = [{policy = "threshold"}, {policy = "random"}]\n'
+
+
+def sweep(axis, extra=""):
+    return NOIZE + f"[sweep]\nx = {axis}\n{extra}"
+
+
+CASES = [
+    # the file itself
+    (None, ["run", "missing.toml"], "missing.toml: cannot be read: it does not exist"),
+    ("DIR", [], "is a directory"),
+    ("FIFO", [], "is not a regular file"),
+    (b"game = \"noize\"\xff\xfe", [], "is not UTF-8 text"),
+    ("game = [", [], "is not valid TOML"),
+    ("", [], "game = (missing)"),
+    # top-level keys
+    (NOIZE + "colour = 1\n", [], "colour = 1: unknown key"),
+    (NOIZE.replace('"noize"', '"chess"'), [], 'game = "chess"'),
+    (NOIZE.replace("games = 100", "games = 0"), [], "games = 0"),
+    (NOIZE.replace("games = 100", "games = -5"), [], "games = -5"),
+    (NOIZE.replace("games = 100", "games = 1.5"), [], "games = 1.5"),
+    (NOIZE.replace("games = 100", 'games = "many"'), [], 'games = "many"'),
+    (NOIZE.replace("games = 100", "games = 100000000000000"), [], "games = 100000000000000"),
+    (NOIZE.replace("games = 100", "games = nan"), [], "games = nan"),
+    (NOIZE.replace("seed = 1", "seed = -1"), [], "seed = -1"),
+    (NOIZE.replace("seed = 1", "seed = 18446744073709551616"), [], "seed = 18446744073709551616"),
+    (NOIZE.replace("seed = 1", "seed = true"), [], "seed = true"),
+    (NOIZE.replace("players = 4", "players = 8"), [], "players = 8"),
+    (NOIZE.replace("players = 4", "players = 1"), [], "players = 1"),
+    (NOIZE.replace("players = 4", 'players = "four"'), [], 'players = "four"'),
+    (NOIZE + "name = 3\n", [], "name = 3"),
+    (NOIZE + "rotate_seats = \"yes\"\n", [], 'rotate_seats = "yes"'),
+    (NOIZE + "rules = 3\n", [], "rules = 3"),
+    (NOIZE + "all_seats = 3\n", [], "all_seats = 3"),
+    (NOIZE + "seats = 3\n", [], "seats = 3"),
+    # rule settings
+    (NOIZE + "[rules]\nshufle_each_round = true\n", [], "rules.shufle_each_round = true: unknown rule setting"),
+    (NOIZE + "[rules]\nshuffle_each_round = 1\n", [], "rules.shuffle_each_round = 1"),
+    (NOIZE + "[rules]\nfinish_cards = 2.5\n", [], "rules.finish_cards = 2.5"),
+    (NOIZE + "[rules]\nfinish_cards = 100\n", [], "rules.finish_cards = 100"),
+    (NOIZE + "[rules]\nfinish_cards = inf\n", [], "rules.finish_cards = inf"),
+    (NOIZE + "[rules]\nstart_cards = 9\n", [], "rules.finish_cards = 8: must be greater than rules.start_cards"),
+    (NOIZE + "[rules]\nvocals = -1\n", [], "rules.vocals = -1"),
+    (NOIZE + "[rules]\nvocals = 0\nkeyboard = 0\nguitar = 0\ndrums = 0\n", [], "rules.finish_cards = 8"),
+    (NOIZE.replace("players = 4", "players = 7") + "[rules]\nstart_cards = 2\nfinish_cards = 60\nvocals = 200\nkeyboard = 200\n",
+     [], "probability table would need"),
+    (BARDS + '[rules]\ndeck = "huge"\n', [], 'rules.deck = "huge"'),
+    (BARDS + '[rules]\ncopies = 2\n', [], "rules.copies = 2"),
+    (BARDS.replace("players = 2", "players = 3"), [], "players = 3"),
+    # seats and policies
+    (NOIZE + '[all_seats]\npolicy = "smart"\n', [], 'all_seats.policy = "smart"'),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\nbluff = 1.5\n', [], "all_seats.bluff = 1.5"),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\nbluff = nan\n', [], "all_seats.bluff = nan"),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\nchallenge_below = -inf\n', [], "all_seats.challenge_below = -inf"),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\nblff = 0.2\n', [], "all_seats.blff = 0.2: not a parameter"),
+    (NOIZE + '[all_seats]\npolicy = "random"\nbluff = 0.2\n', [], "all_seats.bluff = 0.2: not a parameter of policy"),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\nmax_jump = 2.5\n', [], "all_seats.max_jump = 2.5"),
+    (NOIZE + '[all_seats]\npolicy = "threshold"\ncompare_raise = "no"\n', [], 'all_seats.compare_raise = "no"'),
+    (NOIZE + '[seats.4]\npolicy = "random"\n', [], "seats.4 = "),
+    (NOIZE + '[seats.00]\npolicy = "random"\n', [], "seats.00 = "),
+    (NOIZE + '[seats.x]\npolicy = "random"\n', [], "seats.x = "),
+    (NOIZE + '[seats]\n0 = 5\n', [], "seats.0 = 5"),
+    (NOIZE + '[seats.1]\nbluff = 7\n', [], "seats.1.bluff = 7"),
+    (BARDS + '[all_seats]\npolicy = "greedy"\nhope = nan\n', [], "all_seats.hope = nan"),
+    (BARDS + '[all_seats]\npolicy = "greedy"\nconclude_at = inf\n', [], "all_seats.conclude_at = inf"),
+    (BARDS + '[all_seats]\npolicy = "greedy"\nplay = "clever"\n', [], 'all_seats.play = "clever"'),
+    # variants
+    (NOIZE + "variants = 3\n", [], "variants = 3"),
+    (NOIZE + '[[variants]]\nname = "only"\n', [], "variants = "),
+    (NOIZE + '[[variants]]\nname = "a"\n[[variants]]\nrules.shuffle_each_round = true\n', [], "variants[1].name"),
+    (NOIZE + '[[variants]]\nname = "a"\n[[variants]]\nname = ""\n', [], 'variants[1].name = ""'),
+    (NOIZE + '[[variants]]\nname = "a"\n[[variants]]\nname = "a"\n', [], 'variants[1].name = "a"'),
+    (V + "rulez.shuffle_each_round = true\n", [], "variants[1].rulez"),
+    (V + "games = 5\n", [], "variants[1].games = 5"),
+    (V + "seed = 5\n", [], "variants[1].seed = 5"),
+    (V + "rules.shuffle_each_round = 2\n", [], "variants[1].rules.shuffle_each_round = 2"),
+    (V + "rules.colour = 2\n", [], "variants[1].rules.colour = 2"),
+    (V + "all_seats.bluff = nan\n", [], "variants[1].all_seats.bluff = nan"),
+    (V + "players = 9\n", [], "variants[1].players = 9"),
+    (V + "[variants.seats.7]\npolicy = \"random\"\n", [], "variants[1].seats.7"),
+    (V + "[sweep]\nx = {path = \"players\", values = [2, 3]}\n", [], "use one of variants, sweep, policies"),
+    # sweeps
+    (NOIZE + "sweep = 3\n", [], "sweep = 3"),
+    (NOIZE + "[sweep]\nmetric = \"length\"\n", [], "sweep = "),
+    (sweep('{path = "players", values = [2, 3]}', "colour = 1\n"), [], "sweep.colour = 1: unknown key"),
+    (sweep('3'), [], "sweep.x = 3"),
+    (sweep('{path = "players", values = [2, 3], step = 1}'), [], "sweep.x.step = 1: unknown key"),
+    (sweep('{path = "players", values = [2, 3], range = [2, 3, 1]}'), [], "sweep.x.range = [2, 3, 1]: give values or range"),
+    (sweep('{path = "players", values = []}'), [], "sweep.x.values = []"),
+    (sweep('{path = "players", values = [2, 3, 2]}'), [], "sweep.x.values[2] = 2: appears twice"),
+    (sweep('{path = "all_seats.bluff", values = [0.1, nan]}'), [], "sweep.x.values[1] = nan"),
+    (sweep('{path = "all_seats.bluff", range = [0.0, 0.5, 0.0]}'), [], "sweep.x.range = [0.0, 0.5, 0.0]"),
+    (sweep('{path = "all_seats.bluff", range = [0.0, 0.5, nan]}'), [], "sweep.x.range = [0.0, 0.5, nan]"),
+    (sweep('{path = "all_seats.bluff", range = [0.0, inf, 0.1]}'), [], "sweep.x.range = [0.0, inf, 0.1]"),
+    (sweep('{path = "all_seats.bluff", range = [0.5, 0.1, 0.1]}'), [], "sweep.x.range = [0.5, 0.1, 0.1]"),
+    (sweep('{path = "all_seats.bluff", range = [0.0, 1.0, 1e-300]}'), [], "at most 200 per axis"),
+    (sweep('{path = "foo", values = [1, 2]}'), [], 'sweep.x.path = "foo": must name a setting'),
+    (sweep('{path = "", values = [1, 2]}'), [], 'sweep.x.path = "": must name a setting'),
+    (sweep('{path = "description", values = ["a", "b"]}'), [], 'sweep.x.path = "description"'),
+    (sweep('{path = "rules.colour", values = [1, 2]}'), [], 'sweep.x.path = "rules.colour"'),
+    (sweep('{path = "seats.00.bluff", values = [0.1, 0.2]}'), [], 'sweep.x.path = "seats.00.bluff"'),
+    (sweep('{path = "all_seats.bluff", values = [0.1, 0.2]}', 'y = {path = "all_seats.bluff", values = [0.3, 0.4]}\n'),
+     [], 'sweep.y.path = "all_seats.bluff": is the path of sweep.x too'),
+    (sweep('{path = "all_seats.bluff", values = [0.1, 2.0]}'), [], "sweep point all_seats.bluff=2.0: all_seats.bluff = 2.0"),
+    (sweep('{path = "players", values = [2, 3]}', 'metric = "happiness"\n'), [], 'sweep.metric = "happiness"'),
+    (sweep('{path = "players", values = [2, 3]}', 'goal = "best"\n'), [], 'sweep.goal = "best"'),
+    (sweep('{path = "all_seats.bluff", range = [0.0, 0.99, 0.01]}',
+           'y = {path = "all_seats.challenge_below", range = [0.0, 0.99, 0.01]}\n'), [], "more than 2,000 configurations"),
+    # round-robins
+    (RR.replace("players = 2", "players = 4"), [], "a round-robin needs a two-player game"),
+    (RR.replace('{policy = "random"}', '{policy = "random", bluff = 0.1}'), [], "policies[1].bluff = 0.1"),
+    (RR.replace('{policy = "random"}', '{policy = "threshold", bluff = nan}'), [], "policies[1].bluff = nan"),
+    (RR.replace('{policy = "random"}', '{policy = "sneaky"}'), [], 'policies[1].policy = "sneaky"'),
+    (RR.replace('{policy = "random"}', '3'), [], "policies[1] = 3"),
+    (RR.replace(', {policy = "random"}', ''), [], "policies = "),
+    (RR.replace('{policy = "random"}', '{policy = "threshold"}'), [], "labels must differ"),
+    (RR.replace('{policy = "random"}', '{policy = "random", label = ""}'), [], 'policies[1].label = ""'),
+    (RR + '[seats.0]\nbluff = 0.3\n', [], "seats = "),
+    (RR + 'rotate_seats = false\n', [], "rotate_seats = false"),
+    # the command line
+    (NOIZE, ["--set", "plyers=3"], "--set: plyers = 3: unknown key"),
+    (NOIZE, ["--set", "players"], "--set"),
+    (NOIZE, ["--set", "all_seats.bluff=nan"], "--set: all_seats.bluff = nan"),
+    (NOIZE, ["--set", "rules.shuffle_each_round=yes"], '--set: rules.shuffle_each_round = "yes"'),
+    (NOIZE, ["--set", "players=11"], "--set: players = 11"),
+    (NOIZE, ["--games", "0"], "--games"),
+    (NOIZE, ["--games", "abc"], "--games"),
+    (NOIZE, ["--games", "100000000000000"], "--games"),
+    (NOIZE, ["--seed", "-1"], "--seed"),
+    (NOIZE, ["--threads", "0"], "--threads"),
+    (NOIZE, ["--threads", "999"], "--threads"),
+    (NOIZE, ["--chunk-size", "0"], "--chunk-size"),
+    (NOIZE, ["--out", "FILE"], "--out"),
+    (None, ["trace", "chess"], "GAME"),
+    (None, ["trace", "noize", "--game-index", str(2**64)], "--game-index"),
+    (None, ["trace", "noize", "--players", "9"], "--players: players = 9"),
+    (None, ["trace", "noize", "--set", "all_seats.bluff=inf"], "all_seats.bluff = inf"),
+    (V, ["TRACE", "--variant", "c"], "--variant"),
+    (V, ["TRACE", "--rotation", "3"], "--rotation"),
+    (BARDS, ["TRACE_NOIZE"], 'game = "bards": the scenario is for another game'),
+    (None, ["games", "chess"], "NAME"),
+    (None, ["frobnicate"], "frobnicate"),
+]
+
+
+def _materialise(tmp_path, text, args):
+    """The command line of a case: its scenario written to a file (or a folder / FIFO), then its args."""
+    path = tmp_path / "scenario.toml"
+    if text == "DIR":
+        path.mkdir()
+    elif text == "FIFO":
+        os.mkfifo(path)
+    elif isinstance(text, bytes):
+        path.write_bytes(text)
+    elif text is not None:
+        path.write_text(text)
+    args = [str(tmp_path / "file.txt") if a == "FILE" else a for a in args]
+    (tmp_path / "file.txt").write_text("")
+    if args and args[0] == "TRACE":
+        return ["trace", "noize", "--scenario", str(path), *args[1:]]
+    if args and args[0] == "TRACE_NOIZE":
+        return ["trace", "noize", "--scenario", str(path)]
+    if text is None:
+        return args
+    return ["run", str(path), "-q", "--out", str(tmp_path / "rep"), *args]
+
+
+def test_the_table_covers_every_class():
+    assert len(CASES) >= 80
+
+
+@pytest.mark.parametrize("text, args, expected", CASES, ids=[f"{i:03d}" for i in range(len(CASES))])
+def test_bad_input_is_one_clear_line(tmp_path, monkeypatch, capsys, text, args, expected):
+    played = []
+    monkeypatch.setattr(runner, "run", lambda *a, **k: played.append(1))
+    monkeypatch.setattr(sys, "argv", ["analyzer", *_materialise(tmp_path, text, args)])
+    t = time.perf_counter()
+    with pytest.raises(SystemExit) as e:
+        entry()
+    elapsed = time.perf_counter() - t
+    captured = capsys.readouterr()
+    said = (captured.out + captured.err).strip()
+    assert e.value.code not in (0, None), said
+    assert "Traceback" not in said
+    assert len(said.splitlines()) == 1, said
+    assert expected in said, said
+    assert not played, "no game is played after bad input"
+    assert elapsed < 10
