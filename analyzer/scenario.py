@@ -24,7 +24,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from analyzer.errors import MISSING, ScenarioError
+from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games import game_names, get_game
 from analyzer.games.base import Game, Seat
 
@@ -45,7 +45,9 @@ TOP_KEYS = {
     "rotate_seats": "play every deal once in each cyclic rotation of the seats",
     "policies": "list of policies for a round-robin (two-player games)",
     "sweep": "table: one or two parameters to sweep",
+    "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
 }
+MAX_MARGIN = 50.0
 
 
 @dataclass
@@ -81,6 +83,8 @@ class Scenario:
     arms: list[Arm] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # labels: one per variant / sweep point / pairing
     comparison: dict = field(default_factory=dict)  # what kind of comparison the arms make
+    margin: float = 0.005  # practical margin for win shares, as a fraction (practical_margin / 100)
+    overrides: list = field(default_factory=list)  # (path, value, origin) given on the command line
 
 
 def parse_value(text: str):
@@ -200,16 +204,20 @@ def build(raw: dict, source: str) -> Scenario:
     name = raw.get("game", MISSING)
     game = get_game(name) if isinstance(name, str) else None
     if game is None:
-        raise ScenarioError(source, "game", name, "must be one of " + ", ".join(repr(g) for g in game_names()))
+        raise ScenarioError(source, "game", name, "must be one of " + ", ".join(toml_value(g) for g in game_names()))
     games = _int(raw, "games", source, 1, MAX_GAMES)
     seed = _int(raw, "seed", source, 0, MAX_SEED)
     players = check_players(game, raw, source)
     for key in ("name", "description"):
         if key in raw and not isinstance(raw[key], str):
             raise ScenarioError(source, key, raw[key], "must be a string")
+    margin = raw.get("practical_margin", 0.5)
+    if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 < margin <= MAX_MARGIN:
+        raise ScenarioError(source, "practical_margin", margin,
+                            f"must be a number of win-share points above 0 and at most {MAX_MARGIN:g} (e.g. 0.5)")
     rules, seats = validate_arm(game, raw, players, source)
     sc = Scenario(source=source, raw=raw, name=raw.get("name", Path(source).stem), description=raw.get("description", ""),
-                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats)
+                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats, margin=margin / 100)
     from analyzer.comparisons import expand  # comparisons build on the validation above
 
     expand(sc)
@@ -229,7 +237,9 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
         origins.append((key, origin[0] if origin else "--set"))
         set_path(raw, key, value, f"{source}, {origins[-1][1]}")
     try:
-        return build(raw, source)
+        sc = build(raw, source)
+        sc.overrides = [(key, value, origin) for (key, origin), (_, value, *_) in zip(origins, overrides)]
+        return sc
     except ScenarioError as e:
         for key, origin in reversed(origins):  # the last override of a key is the one in force
             if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):

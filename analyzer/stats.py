@@ -75,28 +75,68 @@ def pts(x, digits=1):
     return "n/a" if math.isnan(x) else f"{100 * x:+.{digits}f}"
 
 
-def edge_verdict(subject, share, lo, hi, even, even_words="an even share"):
-    """Plain words on a seat's (or policy's) win share against an even share."""
+DEFAULT_MARGIN = 0.005  # a win-share difference smaller than half a point does not matter in practice
+
+
+def margin_words(lo, hi, margin, unit_fmt):
+    """Whether a difference with 95% interval [lo, hi] matters, against a practical margin (same units)."""
+    m = unit_fmt(margin).lstrip("+")
+    if lo > margin or hi < -margin:
+        return f"larger than the practical margin of {m}: it matters"
+    if -margin <= lo and hi <= margin:
+        if lo > 0 or hi < 0:
+            return f"real, but within the practical margin of {m}: too small to matter"
+        return f"within the practical margin of {m} either way: no difference that matters"
+    if lo > 0 or hi < 0:
+        return f"real, and possibly beyond the practical margin of {m}: more games would tell"
+    return f"inconclusive: the interval reaches beyond the practical margin of {m} either way; more games would tell"
+
+
+def edge_verdict(subject, share, lo, hi, even, even_words="an even share", margin=DEFAULT_MARGIN):
+    """Plain words on a seat's (or policy's) win share against an even share, and whether it matters."""
     diff, dlo, dhi = share - even, lo - even, hi - even
     ci = f"95% CI {100 * dlo:+.1f} to {100 * dhi:+.1f} points"
     if math.isnan(lo):
         return f"{subject} wins {pct(share)} of the time (too few games for an interval)."
+    matters = margin_words(dlo, dhi, margin, lambda x: f"{100 * x:.1f} points")
     if not excludes(even, lo, hi):
         return (f"{subject} wins {pct(share)}, within noise of {even_words} ({pct(even)}; {ci}): "
-                f"no detectable edge.")
+                f"no detectable edge; {matters}.")
     word = "more" if diff > 0 else "less"
     size = "a real edge" if diff > 0 else "a real handicap"
-    if abs(diff) < 0.01:
-        size += ", though under one point"
     return (f"{subject} wins {abs(100 * diff):.1f} points {word} often than {even_words} "
-            f"({pct(share)} vs {pct(even)}; {ci}): {size}.")
+            f"({pct(share)} vs {pct(even)}; {ci}): {size}, {matters}.")
 
 
-def difference_verdict(what, diff, lo, hi, unit_fmt, more="more", less="less"):
-    """Plain words on a paired difference: e.g. 'shuffling ... by 1.8 rounds, 95% CI 1.7 to 1.9'."""
+def p_value(d, lo, hi):
+    """Two-sided p-value of a difference from its normal 95% interval."""
+    se = (hi - lo) / (2 * Z95)
+    if math.isnan(se):
+        return math.nan
+    if se == 0:
+        return 1.0 if d == 0 else 0.0
+    return math.erfc(abs(d) / se / math.sqrt(2))
+
+
+def holm(pvalues, alpha=0.05):
+    """Holm's step-down: which of the tests stay significant with the family-wise error held at alpha."""
+    order = sorted((p, i) for i, p in enumerate(pvalues) if not math.isnan(p))
+    keep = [False] * len(pvalues)
+    m = len(order)
+    for rank, (p, i) in enumerate(order):
+        if p > alpha / (m - rank):
+            break
+        keep[i] = True
+    return keep
+
+
+def difference_verdict(what, diff, lo, hi, unit_fmt, more="more", less="less", margin=None):
+    """Plain words on a paired difference: e.g. 'shuffling ... by 1.8 rounds, 95% CI 1.7 to 1.9'; with a
+    practical margin, also whether it matters."""
     if math.isnan(lo):
         return f"{what}: {unit_fmt(diff)} (no interval)"
     ci = f"95% CI {unit_fmt(lo)} to {unit_fmt(hi)}"
+    tail = "" if margin is None else "; " + margin_words(lo, hi, margin, unit_fmt)
     if not excludes(0.0, lo, hi):
-        return f"{what}: no detectable difference ({unit_fmt(diff)}, {ci})"
-    return f"{what}: {more if diff > 0 else less} by {unit_fmt(abs(diff)).lstrip('+')} ({ci})"
+        return f"{what}: no detectable difference ({unit_fmt(diff)}, {ci}){tail}"
+    return f"{what}: {more if diff > 0 else less} by {unit_fmt(abs(diff)).lstrip('+')} ({ci}){tail}"

@@ -66,7 +66,7 @@ class Param:
         if self.kind == "bool":
             return "must be true or false"
         if self.kind == "choice":
-            return "must be one of " + ", ".join(repr(c) for c in self.choices)
+            return "must be one of " + ", ".join(toml_value(c) for c in self.choices)
         if self.kind == "str":
             return "must be a non-empty string"
         if self.kind == "intlist":
@@ -234,7 +234,7 @@ class Game:
         pol = self.policy(name) if isinstance(name, str) else None
         if pol is None:
             raise ScenarioError(source, f"{key}.policy", name,
-                                "must be one of " + ", ".join(repr(p.name) for p in self.policies))
+                                "must be one of " + ", ".join(toml_value(p.name) for p in self.policies))
         params = {}
         for k, v in spec.items():
             if k == "policy":

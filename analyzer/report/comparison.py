@@ -13,7 +13,7 @@ from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
 from analyzer.runner import CREDIT
-from analyzer.stats import Z95, difference_verdict, edge_verdict, mean_ci
+from analyzer.stats import Z95, difference_verdict, edge_verdict, holm, mean_ci, p_value
 
 
 def comparison_sections(result, out):
@@ -51,14 +51,22 @@ def diff(result, g, base, metric):
 
 
 def _comparable(result):
-    """Metrics worth a row in the side-by-side table (per-seat shares only when seat counts agree)."""
+    """Metrics worth a row in the side-by-side table (per-seat shares only when seat counts agree; the
+    no-winner rate only when some game had no winner)."""
     same_players = len({g.players for g in result.groups}) == 1
     keep = []
     for m in _common_metrics(result):
-        if m.key.startswith(("win_share_", "policy_share_")) and not same_players:
+        if m.key.startswith(("win_share_", "policy_share_", "team_share_")) and not same_players:
+            continue
+        if m.key == "no_winner" and not any(g.summary.s("no_winner") for g in result.groups):
             continue
         keep.append(m)
     return keep
+
+
+def is_share(metric):
+    """A win-share metric (its differences are judged against the practical margin)."""
+    return metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
 
 
 def variant_sections(result, out):
@@ -86,20 +94,34 @@ def variant_sections(result, out):
     for g in groups:
         first = M.win_units(game, g.players)[0]
         verdict = edge_text(f"{g.label}: {first.name}", first.edge, g.summary, g.rotations,
-                            len(M.win_units(game, g.players)))
+                            len(M.win_units(game, g.players)), result.scenario.margin)
         b.append(Text(verdict, "verdict" if "no detectable" not in verdict else "p"))
     b.append(Heading(f"Differences from the baseline ({base.label})", 3))
-    rows, verdicts = [], []
+    margin = result.scenario.margin
+    tested, verdicts = [], []
     for g in groups[1:]:
         for m in metrics:
             d, lo, hi = diff(result, g, base, m)
-            rows.append([g.label, m.label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
-                         "yes" if not math.isnan(lo) and (lo > 0 or hi < 0) else "no"])
+            share = is_share(m)
+            tested.append((g, m, d, lo, hi, p_value(d, lo, hi)))
             if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
                 verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi,
-                                                   m.fmt_diff))
-    b.append(Table(["variant", "metric", "difference", "paired 95% CI", "real difference?"], rows,
-                   "Difference = variant minus baseline. 'Real' means the paired interval excludes zero."))
+                                                   m.fmt_diff, margin=margin if share else None))
+    adjusted = holm([t[5] for t in tested])
+    rows = []
+    for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
+        real = not math.isnan(lo) and (lo > 0 or hi < 0)
+        matters = "-" if not is_share(m) or math.isnan(lo) else (
+            "yes" if lo > margin or hi < -margin else "no" if -margin <= lo and hi <= margin else "maybe")
+        rows.append([g.label, m.label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
+                     "yes" if real else "no", "yes" if keep else "no", matters])
+    flagged = sum(1 for r in rows if r[4] == "yes")
+    b.append(Table(["variant", "metric", "difference", "paired 95% CI", "real?", "real after Holm", "matters?"], rows,
+                   f"Difference = variant minus baseline. 'Real': the paired interval excludes zero. With "
+                   f"{len(rows)} differences tested, about {0.05 * len(rows):.1f} would look real by chance alone "
+                   f"if nothing changed; {flagged} do. 'Real after Holm' holds the chance of any false alarm in the "
+                   f"whole table at 5%. 'Matters' (win shares only): the whole interval lies beyond the practical "
+                   f"margin of {100 * margin:g} points (yes), within it (no), or straddles it (maybe)."))
     for v in verdicts:
         b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
     # plots side by side
@@ -107,8 +129,8 @@ def variant_sections(result, out):
     vals = [value(result, g, edge) for g in groups]
     first = M.win_units(game, base.players)[0].name.split(" (")[0]
     path = plots.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
-                              f"The edge of {first} (plays first) over an even share, by variant", "points",
-                              reference=0.0, ref_label="even")
+                              f"The edge of {first} (plays first) over an even share, by variant", "points (95% CI)",
+                              reference=0.0, ref_label="even", margin=result.scenario.margin)
     b.append(Figure(path, f"{edge.label}, with 95% intervals (an even share: 1 / {'teams' if game.teams(base.players) else 'players'} "
                           f"of the games that had a winner)."))
     if len({g.players for g in groups}) == 1:
@@ -116,12 +138,13 @@ def variant_sections(result, out):
         who = "team" if game.teams(base.players) else "seat"
         series = []
         for g in groups:
-            v = [M.value_ci(u.share, g.summary, g.rotations) for u in units]
+            v = [M.value_ci(u.edge, g.summary, g.rotations) for u in M.win_units(game, g.players)]
             series.append((g.label, [x[0] for x in v], [x[1] for x in v], [x[2] for x in v]))
         path = plots.bars_with_ci(out / "variants_win_share.png", [u.name.split(" (")[0] for u in units], None, None,
-                                  None, f"Win share by {who} and variant", "win share (%)", reference=1 / len(units),
-                                  ref_label="even share", groups=series)
-        b.append(Figure(path, f"Win share by {who}, variants side by side (95% intervals)."))
+                                  None, f"Win share minus an even share, by {who} and variant", "points (95% CI)",
+                                  reference=0.0, ref_label="even share", groups=series, margin=result.scenario.margin)
+        b.append(Figure(path, f"Win share minus an even share by {who}, variants side by side, in points with 95% "
+                              f"intervals; the shaded band is the practical margin."))
     path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
                             f"{result.scenario.game.length_label.capitalize()} per game by variant",
                             result.scenario.game.length_label)

@@ -18,8 +18,9 @@ def _save(fig, path):
 
 
 def bars_with_ci(path, labels, values, los, his, title, ylabel, reference=None, ref_label="", percent=True,
-                 groups=None):
-    """Bars with 95% error bars; groups: list of (name, values, los, his) to draw side by side."""
+                 groups=None, margin=None):
+    """Bars with 95% error bars; groups: list of (name, values, los, his) to draw side by side; margin: a
+    band of +-margin around the reference (the practical margin)."""
     groups = groups or [("", values, los, his)]
     fig, ax = plt.subplots(figsize=(max(5, 0.9 * len(labels) * len(groups) + 2), 3.6))
     x = np.arange(len(labels))
@@ -31,6 +32,9 @@ def bars_with_ci(path, labels, values, los, his, title, ylabel, reference=None, 
                label=name or None, color=COLORS[i % len(COLORS)])
     if reference is not None:
         ax.axhline(reference * k, color="black", linestyle="--", linewidth=1, label=ref_label)
+        if margin is not None:
+            ax.axhspan((reference - margin) * k, (reference + margin) * k, color="grey", alpha=0.15,
+                       label=f"practical margin (±{margin * k:g})")
     ax.set_xticks(x, labels, rotation=0 if len(labels) < 8 else 30, ha="center" if len(labels) < 8 else "right")
     ax.set_ylabel(ylabel)
     ax.set_title(title)

@@ -109,7 +109,7 @@ def group_sections(result, g, out, prefix=""):
     tag = prefix
     slug = f"{runner_slug(prefix)}-" if prefix else ""
     b = [Heading(f"Who wins{(' — ' + prefix) if prefix else ''}")]
-    b += who_wins(game, s, n, rot, out / f"{slug}win_share.png")
+    b += who_wins(game, s, n, rot, out / f"{slug}win_share.png", result.scenario.margin)
     ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
     if rot > 1:
         b += _policy_shares(result, g, ms)
@@ -167,15 +167,16 @@ def group_sections(result, g, out, prefix=""):
     return b
 
 
-def edge_text(subject, edge_metric, summary, rotations, n_units):
-    """A plain-words verdict on a win share against an even share of the games that had a winner."""
+def edge_text(subject, edge_metric, summary, rotations, n_units, margin):
+    """A plain-words verdict on a win share against an even share of the games that had a winner, and
+    whether the edge is beyond the practical margin."""
     even = M.even_share(summary, n_units, rotations)
     d, lo, hi = M.value_ci(edge_metric, summary, rotations)
     words = "an even share" if summary.s("no_winner") == 0 else "an even share of the games that had a winner"
-    return edge_verdict(subject, even + d, even + lo, even + hi, even, words)
+    return edge_verdict(subject, even + d, even + lo, even + hi, even, words, margin)
 
 
-def who_wins(game, s, n, rot, png):
+def who_wins(game, s, n, rot, png, margin):
     """Win shares of the seats (or teams), with a verdict on each against an even share, and a plot."""
     units = M.win_units(game, n)
     teams = game.teams(n)
@@ -197,7 +198,7 @@ def who_wins(game, s, n, rot, png):
     b = [Table([who, "win share", "wins incl. shared", "wins alone"], rows,
                caption + " Intervals: Wilson for the win counts, normal for the shares.")]
     for i, u in enumerate(units):
-        b.append(Text(edge_text(u.name[0].upper() + u.name[1:], u.edge, s, rot, len(units)),
+        b.append(Text(edge_text(u.name[0].upper() + u.name[1:], u.edge, s, rot, len(units), margin),
                       "verdict" if i == 0 else "p"))
     ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
     shared = ms["shared_wins"]
@@ -208,10 +209,12 @@ def who_wins(game, s, n, rot, png):
         b.append(Text(f"No winner: {ci_text(nw, *M.value_ci(nw, s, rot))} of games end without a winner "
                       f"(see how games end below).", "warning"))
     even = M.even_share(s, len(units), rot)
-    path = plots.bars_with_ci(png, [u.name.split(" (")[0] for u in units], [v[0] for v in vals],
-                              [v[1] for v in vals], [v[2] for v in vals], f"Win share by {who} (95% CI)",
-                              "win share (%)", reference=even, ref_label="even share")
-    b.append(Figure(path, f"Win share by {who} with 95% intervals; the dashed line is an even share."))
+    edges = [M.value_ci(u.edge, s, rot) for u in units]
+    path = plots.bars_with_ci(png, [u.name.split(" (")[0] for u in units], *zip(*edges),
+                              f"Win share minus an even share ({pct(even)}), by {who}", "points (95% CI)",
+                              reference=0.0, ref_label="even share", margin=margin)
+    b.append(Figure(path, f"Each {who}'s win share minus an even share, in points, with 95% intervals; the shaded "
+                          f"band is the practical margin of ±{100 * margin:g} points."))
     return b
 
 
@@ -237,7 +240,8 @@ def _policy_shares(result, g, ms):
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's advantage."))
     for j in range(n):
-        b.append(Text(edge_text(f"The policy of seat {j}", M.even_edge("edge", "", f"pcredit_{j}", n), s, rot, n)))
+        b.append(Text(edge_text(f"The policy of seat {j}", M.even_edge("edge", "", f"pcredit_{j}", n), s, rot, n,
+                                result.scenario.margin)))
     # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
     rows = []
     for j in range(n):
