@@ -6,6 +6,7 @@ import shlex
 import shutil
 import signal
 import sys
+import textwrap
 import threading
 from pathlib import Path
 
@@ -209,18 +210,56 @@ def games(name):
         g = get_game(n)
         if g is None:
             raise click.BadParameter(f"{n!r}: known games are {', '.join(game_names())}", param_hint="NAME")
-        click.echo(f"{g.name}: {g.title}, {g.min_players}-{g.max_players} players: {g.summary}")
-        click.echo("  rule settings ([rules] in a scenario):")
+        players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
+        _say(f"{g.name}: {g.title}, {players} players: {g.summary}", 0)
+        _say("rule settings ([rules] in a scenario):", 2)
         for p in g.settings:
-            click.echo(f"    {p.describe()}")
-        click.echo("  policies (all_seats.policy / seats.N.policy):")
+            _say(p.describe(), 4)
+        _say("policies (all_seats.policy / seats.N.policy):", 2)
         for pol in g.policies:
-            click.echo(f"    {pol.name}: {pol.help}")
-            for p in pol.params:
-                click.echo(f"      {p.describe()}")
+            _say(f"{pol.name}: {pol.help}", 4)
+        _policy_parameters(g)
         if g.docs:
-            click.echo(f"  rulings and trace format: {g.docs}")
+            _say(f"rulings and trace format: {g.docs}", 2)
         click.echo("")
+
+
+def _policy_parameters(g):
+    """Each policy parameter once: those every policy has (same meaning and range) in one list, with
+    the policies whose default differs named beside it; the rest under their policy."""
+    from analyzer.errors import toml_value
+
+    def same(a, b):
+        return (a.kind, a.low, a.high, a.choices, a.help) == (b.kind, b.low, b.high, b.choices, b.help)
+
+    first = g.policies[0]
+    common = [p for p in first.params
+              if all(q.param(p.name) is not None and same(p, q.param(p.name)) for q in g.policies[1:])]
+    if len(g.policies) > 1 and common:
+        _say("parameters of every policy:", 4)
+        for p in common:
+            defaults = {}
+            for q in g.policies:
+                defaults.setdefault(toml_value(q.param(p.name).default), []).append(q.name)
+            main_default = max(defaults, key=lambda d: len(defaults[d]))
+            text = p.describe()
+            others = [f"{d} for {' and '.join(names)}" for d, names in defaults.items() if d != main_default]
+            if others:
+                text = text.replace(f"(default {toml_value(p.default)};", f"(default {main_default}, "
+                                    + ", ".join(others) + ";", 1)
+            _say(text, 6)
+    names = {p.name for p in common} if len(g.policies) > 1 else set()
+    for pol in g.policies:
+        own = [p for p in pol.params if p.name not in names]
+        if own:
+            _say(f"parameters of {pol.name}:", 4)
+            for p in own:
+                _say(p.describe(), 6)
+
+
+def _say(text, indent, width=100):
+    """One wrapped paragraph of `analyzer games`, continuation lines indented a little more."""
+    click.echo(textwrap.fill(text, width, initial_indent=" " * indent, subsequent_indent=" " * (indent + 4)))
 
 
 @main.command()

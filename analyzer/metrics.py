@@ -29,10 +29,13 @@ class Metric:
     # leaves out games with no winner: credit / CREDIT - (1 - no_winner) / n
     adjust: str | None = None
     adjust_scale: float = 0.0
+    points: bool = False  # a difference of two rates (e.g. a share minus an even share): shown in points
 
     def fmt(self, x):
         if x is None or math.isnan(x):
             return "n/a"
+        if self.points:
+            return f"{100 * x:+.1f} pts"
         return f"{100 * x:.1f}%" if self.percent else f"{x:.3g}" if abs(x) < 100 else f"{x:,.1f}"
 
     def fmt_diff(self, x):
@@ -162,7 +165,7 @@ def win_units(game, players):
 def even_edge(key, label, credit_column, n_units):
     """A win share minus an even share of the games that had a winner (1 / n_units of them)."""
     return Metric(key, label, credit_column, scale=1 / CREDIT, percent=True, offset=-1 / n_units,
-                  adjust="no_winner", adjust_scale=1 / n_units)
+                  adjust="no_winner", adjust_scale=1 / n_units, points=True)
 
 
 def even_share(g, n_units, rotations):

@@ -89,7 +89,8 @@ def margin_words(lo, hi, margin, unit_fmt):
         return f"within the practical margin of {m} either way: no difference that matters"
     if lo > 0 or hi < 0:
         return f"real, and possibly beyond the practical margin of {m}: more games would tell"
-    return f"inconclusive: the interval reaches beyond the practical margin of {m} either way; more games would tell"
+    return (f"the interval still reaches beyond the practical margin of {m}, so a difference that matters is not "
+            f"ruled out; more games would tell")
 
 
 def edge_verdict(subject, share, lo, hi, even, even_words="an even share", margin=DEFAULT_MARGIN):

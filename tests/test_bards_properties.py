@@ -226,6 +226,9 @@ def test_referee_replays_many_games(deck, copies, mix):
         events, out = play_traced(enc, 11 + mix, g)
         referee(events, out, tbl)
         check_forced(events, tbl)
+        # the running score the trace shows ends at the final scores
+        concludes = [e for e in events if e["type"] == "conclude"]
+        assert concludes[-1]["totals"] == events[-1]["scores"]
 
 
 @pytest.mark.parametrize("deck,copies", DECKS)

@@ -80,3 +80,33 @@ def test_impossible_options_are_refused_up_front(tmp_path):
     assert r.exit_code == 2 and "at most" in r.output and "Traceback" not in r.output
     r = CliRunner().invoke(main, ["run", str(f), "-q", "--chunk-size", "0"])
     assert r.exit_code == 2 and "--chunk-size" in r.output
+
+
+def test_the_replay_command_in_a_report_replays_that_game(tmp_path):
+    """The command the report prints, run as printed, traces the very game the run played."""
+    import re
+    import shlex
+
+    import pyarrow.parquet as pq
+
+    f = tmp_path / "v.toml"
+    f.write_text(SCEN + '[[variants]]\nname = "as written"\n[[variants]]\nname = "the shuffle house rule"\n'
+                 'rules.shuffle_each_round = true\n')
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "-q", "--games", "400", "--keep-games",
+                                  "--set", "all_seats.bluff=0.3", "--set", "players=4"])
+    assert r.exit_code == 0, r.output
+    md = (out / "report.md").read_text()
+    command = re.search(r"^(analyzer trace .*--game-index N)$", md, re.M).group(1)
+    assert "--set all_seats.bluff=0.3" in command and "--set players=4" in command
+    assert "--variant 'as written'" in command and "`" not in command
+    args = shlex.split(command.replace(" N", " 123"))[1:] + ["--format", "jsonl"]
+    t = CliRunner().invoke(main, args)
+    assert t.exit_code == 0, t.output
+    events = [json.loads(line) for line in t.output.splitlines()]
+    rows = pq.read_table(out / "games-as-written.parquet").to_pandas()
+    row = rows[(rows.game == 123) & (rows.rotation == 0)].iloc[0]
+    end = events[-1]
+    assert end["type"] == "end" and end["rounds"] == row["length"]
+    assert end["winners"] == [s for s in range(4) if row[f"win_{s}"]]
+    assert events[0]["players"] == 4 and events[0]["seats"][0]["bluff"] == 0.3

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -38,9 +39,23 @@ def _num_class(cell):
     return " class='num'" if text[:1].isdigit() or isinstance(cell, (int, float)) else ""
 
 
+LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")  # [text](address), as in Markdown
+
+
 def _inline_html(text):
-    out = html.escape(text)
-    parts = out.split("**")
+    """**bold** and [text](address) links; everything else escaped."""
+    out = []
+    last = 0
+    for m in LINK.finditer(text):
+        out.append(_bold(html.escape(text[last:m.start()])))
+        out.append(f"<a href='{html.escape(m.group(2), quote=True)}'>{_bold(html.escape(m.group(1)))}</a>")
+        last = m.end()
+    out.append(_bold(html.escape(text[last:])))
+    return "".join(out)
+
+
+def _bold(escaped):
+    parts = escaped.split("**")
     return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))
 
 
@@ -48,7 +63,7 @@ CSS = """
 body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;
 color:#222;line-height:1.45}
 h1{border-bottom:3px solid #345;padding-bottom:.2em}h2{margin-top:1.8em;border-bottom:1px solid #ccc}
-table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.92em}
+.scroll{overflow-x:auto;max-width:100%}table{border-collapse:collapse;margin:.6em 0 1.2em;font-size:.92em}
 th,td{border:1px solid #ccc;padding:.3em .6em;text-align:left}th{background:#eef2f6}
 td.num{text-align:right;white-space:nowrap}td:first-child{min-width:11em}caption{caption-side:bottom;font-size:.85em;color:#555;text-align:left;
 padding-top:.3em}
@@ -73,13 +88,13 @@ def to_html(title, blocks):
             else:
                 out.append(f"<p>{_inline_html(b.text)}</p>")
         elif isinstance(b, Table):
-            out.append("<table>")
+            out.append("<div class='scroll'><table>")
             if b.caption:
                 out.append(f"<caption>{_inline_html(b.caption)}</caption>")
             out.append("<tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in b.columns) + "</tr>")
             for row in b.rows:
                 out.append("<tr>" + "".join(f"<td{_num_class(c)}>{_inline_html(str(c))}</td>" for c in row) + "</tr>")
-            out.append("</table>")
+            out.append("</table></div>")
         elif isinstance(b, Figure):
             data = base64.b64encode(Path(b.path).read_bytes()).decode()
             out.append(f"<figure><img alt='{html.escape(b.caption)}' src='data:image/png;base64,{data}'>"

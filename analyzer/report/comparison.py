@@ -4,11 +4,13 @@ Differences between a group and the baseline (the first variant) are paired: bot
 same deals, so the interval comes from the per-deal differences."""
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
 
 from analyzer import metrics as M
+from analyzer.errors import toml_value
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
@@ -77,7 +79,8 @@ def variant_sections(result, out):
     variants = result.scenario.raw.get("variants", [])
     for i, g in enumerate(groups):
         over = variants[i] if i < len(variants) else {}
-        change = ", ".join(f"{k} = {v}" for k, v in _flatten(over).items() if k != "name") or "(the scenario as written)"
+        change = (", ".join(f"{k} = {toml_value(v)}" for k, v in _flatten(over).items() if k != "name")
+                  or "(the scenario as written)")
         rows.append([g.label + (" (baseline)" if i == 0 else ""), change, g.players])
     b.append(Table(["variant", "changes", "players"], rows,
                    "Every variant played the very same deals (same seed and game indices, same shuffles), so "
@@ -247,8 +250,8 @@ def sweep_sections(result, out):
     for g, v in zip(groups, vals):
         rows.append([g.label, ci_text(metric, *v)] + [ci_text(m, *value(result, g, m)) for m in key_metrics])
     b.append(Table(["point", metric.label] + [m.label for m in key_metrics], rows, "Each value with its 95% interval."))
-    b.append(Heading(f"First point in detail: {groups[0].label}"))
-    b += group_sections(result, groups[0], out, prefix=groups[0].label)
+    b.append(Heading(f"The best point in detail: {groups[best].label}"))
+    b += group_sections(result, groups[best], out, prefix=groups[best].label)
     return b
 
 
@@ -292,5 +295,32 @@ def round_robin_sections(result, out):
                    "pairings as independent (a slight over-estimate, since they share deals)."))
     top, second = order[0], order[1] if k > 1 else order[0]
     b.append(Text(edge_verdict(f"{labels[top]} against {labels[second]}", share[top, second], lo[top, second],
-                               hi[top, second], 0.5), "verdict"))
+                               hi[top, second], 0.5, margin=result.scenario.margin), "verdict"))
+    b += _pairings_table(result)
+    return b
+
+
+def _pairings_table(result):
+    """What the round-robin's games were like, pairing by pairing: the seat split (the same policies from
+    both seats), length, and the game's own per-game and per-seat numbers."""
+    game = result.scenario.game
+    groups = result.groups
+    pols = result.scenario.raw["policies"]
+    twins = [(labels_i, labels_j) for labels_i, labels_j in itertools.combinations(range(len(pols)), 2)
+             if {k: v for k, v in pols[labels_i].items() if k != "label"}
+             == {k: v for k, v in pols[labels_j].items() if k != "label"}]
+    base = groups[0]
+    ms = [m for m in M.standard_metrics(game, base.players, base.rotations)
+          if m.key in ("first_player_edge", "length", "shared_wins")
+          or (not is_generic(m) and (", seat" not in m.label or m.label.endswith((", seat 0", ", seat 1"))))]
+    ms = [m for m in ms if m.key != "no_winner" or any(g.summary.s("no_winner") for g in groups)]
+    rows = [[m.label] + [ci_text(m, *M.value_ci(m, g.summary, g.rotations)) for g in groups] for m in ms]
+    b = [Heading("The games of each pairing", 3),
+         Table(["metric"] + [g.label for g in groups], rows,
+               "Each pairing played every deal twice, each policy once from each seat; per-seat numbers are "
+               "for the seat, whichever policy sat there.")]
+    labels = result.scenario.comparison["labels"]
+    for i, j in twins:
+        b.append(Text(f"{labels[i]} and {labels[j]} are the same policy with the same parameters: their "
+                      f"head-to-head share differs from 50% by chance only.", "warning"))
     return b

@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import math
+import shlex
 from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 
 from analyzer import metrics as M
+from analyzer.errors import toml_value
 from analyzer.games.base import Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
@@ -59,8 +62,31 @@ def build_blocks(result, out, manifest):
         from analyzer.report.comparison import comparison_sections
 
         blocks += comparison_sections(result, out)
+    blocks += _parquet_section(result)
     blocks += _manifest_section(manifest)
     return blocks, _summary_rows(result)
+
+
+def docs_link(game):
+    """The game's docs page as a link (to the file in this checkout), or its name if it is not here."""
+    path = Path(__file__).resolve().parents[2] / game.docs
+    return f"[{game.docs}]({path.as_uri()})" if path.exists() else game.docs
+
+
+def _parquet_section(result):
+    """Where every game's result row is (--keep-games), and what its columns mean."""
+    if not result.parquet:
+        return []
+    game = result.scenario.game
+    files = ", ".join(f"[{Path(p).name}]({Path(p).name})" for p in result.parquet)
+    per = "one file" if len(result.parquet) == 1 else "one file per variant (or sweep point, pairing)"
+    return [Heading("Every game's result row"),
+            Text(f"Written with --keep-games, {per}: {files}. One row per game and seat rotation: `game` is the game "
+                 f"index (the number to replay), `rotation` the seat rotation (in rotation r, seat s plays the "
+                 f"policy the scenario gives seat s - r, counted round the table), then the game's result columns, "
+                 f"explained in {docs_link(game)}. Read them with pandas: "
+                 f"pandas.read_parquet(\"{Path(result.parquet[0]).name}\")."
+                 .replace("`", ""))]
 
 
 def _intro(result):
@@ -86,11 +112,13 @@ def _intro(result):
         value = base.rules[p.name]
         default = "derived" if p.default is None else p.default
         mark = "" if p.default is None or value == p.default else " (changed)"
-        rows.append([p.name, f"{value}{mark}", default, p.help])
+        rows.append([p.name, f"{toml_value(value)}{mark}", default if default == "derived" else toml_value(default),
+                     p.help])
     b.append(Table(["rule setting", "value", "default", "meaning"], rows,
-                   f"How the rules were read: see {game.docs} for every ruling." if game.docs else ""))
+                   f"How the rules were read: see {docs_link(game)} for every ruling." if game.docs else ""))
     rows = [[f"seat {s}" + (" (plays first)" if s == 0 else ""), seat.policy,
-             ", ".join(f"{k}={v}" for k, v in seat.params.items()) or "-"] for s, seat in enumerate(base.seats)]
+             ", ".join(f"{k} = {toml_value(v)}" for k, v in seat.params.items()) or "-"]
+            for s, seat in enumerate(base.seats)]
     b.append(Table(["seat", "policy", "parameters"], rows,
                    "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
     return b
@@ -136,10 +164,11 @@ def group_sections(result, g, out, prefix=""):
         p, lo, hi = wilson(k, total)
         ex = ", ".join(str(i) for i in s.examples.get(code, []))
         rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
-    src = result.scenario.source
-    which = f" --variant '{g.label}'" if len(result.groups) > 1 else ""
     b.append(Table(["end condition", "share of games", "example games"], rows,
-                   f"Replay an example: `analyzer trace {game.name} --scenario {src}{which} --game-index N`."))
+                   "Example games are numbered as in the run (game indices, seat rotation 0)."))
+    b.append(Text("Replay an example game exactly as this run played it, every event (put a number from the "
+                  "table in place of N):"))
+    b.append(Text(replay_command(result, g, "N"), "code"))
 
     # the game's own metrics
     own = [m for m in M.standard_metrics(game, n, rot) if not is_generic(m)]
@@ -218,6 +247,26 @@ def who_wins(game, s, n, rot, png, margin):
     return b
 
 
+def seat_text(seat):
+    """A policy with its parameters, as a scenario would write them."""
+    params = ", ".join(f"{k} = {toml_value(x)}" for k, x in seat.params.items())
+    return seat.policy + (f" ({params})" if params else "")
+
+
+def replay_command(result, g, index):
+    """The `analyzer trace` command that replays game `index` of group g as the run played it: the same
+    scenario file, seed, command-line settings, variant (or sweep point, pairing) and rotation 0."""
+    sc = result.scenario
+    args = ["analyzer", "trace", sc.game.name, "--scenario", sc.source, "--seed", str(sc.seed)]
+    for key, value, origin in sc.overrides:
+        if origin == "--set":
+            args += ["--set", f"{key}={toml_value(value, limit=10**6)}"]
+    if len(result.groups) > 1:
+        args += ["--variant", g.label]
+    args += ["--game-index", index]
+    return " ".join(a if a == index else shlex.quote(a) for a in args)
+
+
 def is_generic(metric):
     """The metrics every game has (shown in the generic sections), as opposed to the game's own."""
     return (metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
@@ -233,12 +282,22 @@ def _policy_shares(result, g, ms):
         m = ms[f"policy_share_{j}"]
         v = M.value_ci(m, s, rot)
         vals.append(v)
-        desc = seats[j].policy + (" (" + ", ".join(f"{k}={x}" for k, x in seats[j].params.items()) + ")"
-                                  if seats[j].params else "")
+        desc = seat_text(seats[j])
+        twins = [t for t in range(n) if t != j and seats[t] == seats[j]]
+        if twins:
+            desc += " — identical to seat " + " and ".join(map(str, twins))
         rows.append([f"policy of seat {j}", desc, ci_text(m, *v)])
+    groups = []
+    for j in range(n):
+        same = [t for t in range(n) if seats[t] == seats[j]]
+        if len(same) > 1 and same not in groups:
+            groups.append(same)
+    note = "".join(f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same "
+                   f"parameters: their shares differ by chance only." for same in groups)
     b.append(Table(["who", "policy", "win share over all seats"], rows,
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
-                   f"in every seat on the same cards: this separates a policy's strength from its seat's advantage."))
+                   f"in every seat on the same cards: this separates a policy's strength from its seat's "
+                   f"advantage.{note}"))
     for j in range(n):
         b.append(Text(edge_text(f"The policy of seat {j}", M.even_edge("edge", "", f"pcredit_{j}", n), s, rot, n,
                                 result.scenario.margin)))

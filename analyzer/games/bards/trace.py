@@ -6,7 +6,7 @@ import numpy as np
 from analyzer.games.base import record_events
 from analyzer.games.bards import engine as E
 from analyzer.games.bards import state as S
-from analyzer.games.bards.rules import SUITS, card_label, card_name
+from analyzer.games.bards.rules import DECKTET, RANK_NAMES, RANK_NONE, SUIT_ABBR, SUITS, card_label, card_name
 
 REASONS = {S.RS_CHOSEN: "chosen", S.RS_FORCED: "forced", S.RS_EXCUSE: "excuse", S.RS_END: "end"}
 
@@ -24,7 +24,18 @@ def play_traced(encoded, seed, game_index, order=None):
         return E.play_stacked(np.asarray(order, dtype=np.int64), np.uint64(seed), game_index, tbl,
                               pint, pflt, out, buf, True)
 
-    return [decode(row, tbl) for row in record_events(play, 2048, E.TRACE_WIDTH)], out
+    events = [decode(row, tbl) for row in record_events(play, 2048, E.TRACE_WIDTH)]
+    add_running_scores(events)
+    return events, out
+
+
+def add_running_scores(events):
+    """Give every conclusion the two seats' scores after it (`totals`), so a reader can follow the score."""
+    totals = [0, 0]
+    for ev in events:
+        if ev["type"] == "conclude":
+            totals[ev["seat"]] += ev["score"]
+            ev["totals"] = list(totals)
 
 
 def _name(tbl, c):
@@ -94,6 +105,23 @@ def decode(row, tbl):
     raise ValueError(f"unknown Battle of the Bards event code {code}")
 
 
+def label(name):
+    """A card's name with its rank and suits, e.g. 'Mountain (4 Mo/Su)' (a second copy keeps its ')."""
+    if name is None:
+        return "-"
+    base = name.rstrip("'")
+    for card_name_, rank, _, suits in DECKTET:
+        if card_name_ == base:
+            if rank == RANK_NONE:
+                return name
+            return f"{name} ({RANK_NAMES[rank]} {'/'.join(SUIT_ABBR[SUITS.index(s)] for s in suits)})"
+    return name
+
+
+def labels(names):
+    return ", ".join(label(c) for c in names)
+
+
 def format_event(ev):
     t = ev["type"]
     if t == "deck":
@@ -105,12 +133,12 @@ def format_event(ev):
             return f"Dominant meme: {card}{suits}"
         return f"    the meme {ev['replaces']} is discarded; new dominant meme: {card}{suits} ({ev['pile_left']} left)"
     if t == "setup":
-        return (f"Setup: seat {ev['seat']} draws {', '.join(ev['cards'])}; keeps {' and '.join(ev['own'])}, "
+        return (f"Setup: seat {ev['seat']} draws {labels(ev['cards'])}; keeps {' and '.join(ev['own'])}, "
                 f"gives seat 0 {' and '.join(ev['given'])}")
     if t == "turn":
         return f"\n== Turn {ev['turn']}: seat {ev['seat']} ({ev['pile_left']} cards in the draw pile)"
     if t == "draw":
-        return f"  seat {ev['seat']} draws {', '.join(ev['cards'])}"
+        return f"  seat {ev['seat']} draws {labels(ev['cards'])}"
     if t == "split":
         return (f"  seat {ev['seat']} splits {ev['shape']}: face up {', '.join(ev['face_up'])} | "
                 f"face down {', '.join(ev['face_down'])}")
@@ -122,7 +150,7 @@ def format_event(ev):
         where = f"starts tale {ev['tale']}" if ev["new_tale"] else \
             f"goes on tale {ev['tale']} after {ev['follows']} ({ev['length']} cards)"
         who = "(setup) " if ev["setup"] else ""
-        return f"    {who}seat {ev['seat']}: {ev['card']} {where}"
+        return f"    {who}seat {ev['seat']}: {label(ev['card'])} {where}"
     if t == "conclude":
         named = []
         if ev["named_suit_meme"]:
@@ -135,8 +163,9 @@ def format_event(ev):
                       f"{ev['meme_points']} + sets {ev['set_points']} = {ev['score']}")
         else:
             detail = f"loses the audience (highest {ev['highest']} < {ev['size']} cards): 0"
-        return (f"    seat {ev['seat']} concludes tale {ev['tale']} ({ev['reason']}): {', '.join(ev['cards'])}; "
-                f"{detail}{named}")
+        totals = f". Score: seat 0 {ev['totals'][0]}, seat 1 {ev['totals'][1]}" if "totals" in ev else ""
+        return (f"    seat {ev['seat']} concludes tale {ev['tale']} ({ev['reason']}): {labels(ev['cards'])}; "
+                f"{detail}{named}{totals}")
     if t == "end":
         return (f"\n== Seat {ev['seat']} cannot draw five ({ev['pile_left']} left): the game ends; she concludes "
                 f"her tales first, then her opponent")

@@ -23,7 +23,13 @@ def play_traced(encoded, seed, game_index):
     rows = record_events(
         lambda buf: E.play_game(np.uint64(seed), game_index, rules, deck, pol, par, table, out, buf, True),
         4096, E.TRACE_FIXED + max(deck.shape[0], n))
-    return [decode(row, n) for row in rows], out
+    events = [decode(row, n) for row in rows]
+    for ev in events:
+        if ev["type"] == "end":  # what ended it: the last loser reached the finish count
+            last = [e for e in events if e["type"] == "count"][-1]
+            ev["finish_cards"] = int(rules[E.R_FINISH])
+            ev["last_loser"] = last["loser"]
+    return events, out
 
 
 def decode(row, n):
@@ -80,11 +86,16 @@ def format_event(ev):
     if t == "count":
         total = ev["instrument_cards"] + ev["groupies"]
         verdict = "reached" if total >= ev["bid_count"] else "not reached"
+        sizes = ", ".join(f"seat {s}: {k}" for s, k in enumerate(ev["hand_sizes"]))
         return (f"  {ev['instrument_cards']} {ev['instrument']} + {ev['groupies']} Groupie = {total}: "
                 f"the bid of {ev['bid_count']} is {verdict}; the {ev['loser_role']} (seat {ev['loser']}) loses. "
-                f"Hand sizes now: {ev['hand_sizes']}")
+                f"Cards each from now on: {sizes}")
     if t == "end":
-        who = " and ".join(f"seat {s}" for s in ev["winners"])
+        w = ev["winners"]
+        who = f"seat {w[0]}" if len(w) == 1 else "seats " + ", ".join(map(str, w[:-1])) + f" and {w[-1]}"
         shared = " (shared win)" if len(ev["winners"]) > 1 else ""
-        return f"\nGame over after {ev['rounds']} rounds: {who} with the fewest cards win{'s' if not shared else ''}{shared}"
+        why = (f"seat {ev['last_loser']} reached the finish count of {ev['finish_cards']} cards, so the game ends. "
+               if "finish_cards" in ev else "")
+        return (f"\nGame over after {ev['rounds']} rounds: {why}The fewest cards: {who}, who "
+                f"win{'s' if not shared else ''}{shared}.")
     raise ValueError(t)
