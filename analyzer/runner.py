@@ -18,10 +18,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from analyzer import fold
+from analyzer.fold import CREDIT  # noqa: F401  (the report's metrics divide by it)
 from analyzer.scenario import Scenario
-
-# win credit: a shared win among k players gives each CREDIT // k (exact for k <= 8)
-CREDIT = 840
 DEFAULT_CHUNK = 100_000  # most deals per chunk (memory)
 CHUNK_SECONDS = 0.4  # a chunk is cut to about this much play, so that Ctrl-C is honoured within a second
 FIRST_PLAYS = 2_000  # games (deals x arms) in the first chunk, before the speed is known
@@ -31,9 +30,11 @@ EXAMPLES = 3  # game indices kept per end condition
 
 @dataclass
 class Summary:
-    """Exact streaming summary of per-deal integer rows: n, sums, cross products, histograms."""
+    """Exact streaming summary of a group's per-deal integer rows: n, sums, cross products (with
+    itself and with the baseline group's rows of the same deals), histograms of the game columns."""
 
     names: list[str]
+    spec: np.ndarray  # the group's layout for analyzer.fold (players, rotations, teams...)
     n: int = 0
     sums: np.ndarray = None
     xtx: np.ndarray = None
@@ -47,28 +48,36 @@ class Summary:
         self.sums = np.zeros(k, dtype=np.int64)
         self.xtx = np.zeros((k, k), dtype=np.int64)
 
-    def add(self, rows: np.ndarray, base_rows: np.ndarray | None = None):
-        """Fold in a chunk of integer rows; base_rows: the baseline group's rows of the same deals,
-        as float64 (converted once per chunk by the caller). Returns rows as float64."""
-        self.n += rows.shape[0]
-        self.sums += rows.sum(axis=0)
-        f = rows.astype(np.float64)
-        # float64 products of small integers are exact below 2**53 per chunk; totals stay int64
-        self.xtx += np.rint(f.T @ f).astype(np.int64)
-        if base_rows is not None:
-            if self.cross is None:
-                self.cross = np.zeros((rows.shape[1], base_rows.shape[1]), dtype=np.int64)
-            self.cross += np.rint(f.T @ base_rows).astype(np.int64)
-        return f
+    def add(self, outs: np.ndarray, base: "Summary | None" = None, base_outs: np.ndarray | None = None):
+        """Fold in a chunk: outs holds the group's result rows (rotations x deals x game columns);
+        base and base_outs, the baseline group's summary and rows of the same deals."""
+        c = int(self.spec[fold.SP_GAME_COLS])
+        if outs.shape[1] == 0:
+            return
+        low, high = int(outs.min()), int(outs.max())
+        if low < 0:
+            raise ValueError(f"a game result column holds {low}: result columns must be non-negative")
+        self.n += outs.shape[1]
+        k = len(self.names)
+        upper = np.zeros((k, k), dtype=np.int64)
+        width = len(base.names) if base is not None else 1
+        cross = np.zeros((k, width), dtype=np.int64)
+        hist = np.zeros((c, high + 1), dtype=np.int64)
+        fold.fold_group(outs, self.spec, outs if base is None else base_outs,
+                        self.spec if base is None else base.spec, base is not None, self.sums, upper, cross, hist)
+        self.xtx += upper + upper.T - np.diag(np.diag(upper))
+        if base is not None:
+            self.cross = cross if self.cross is None else self.cross + cross
+        for col in range(c):
+            self.add_hist(self.names[col], hist[col])
 
-    def add_hist(self, name: str, values: np.ndarray):
-        counts = np.bincount(values)
+    def add_hist(self, name: str, counts: np.ndarray):
         old = self.hists.get(name)
         if old is None:
-            self.hists[name] = counts
+            self.hists[name] = counts.copy()
         else:
             if len(counts) > len(old):
-                old, counts = counts, old
+                old, counts = counts.copy(), old
             old[:len(counts)] += counts
             self.hists[name] = old
 
@@ -113,6 +122,13 @@ class RunResult:
 
 
 def group_columns(game, players, rotations):
+    """(game columns, every column of the group's per-deal rows): see analyzer.fold for their meaning.
+
+    credit_s: seat s's share of the win x CREDIT (k winning seats get CREDIT // k each: partners of a
+    winning team split its credit); solo_s: seat s's team (in a game without teams: seat s) won alone;
+    shared: two or more teams (players) tied for the win; no_winner: nobody won (a stall);
+    tcredit_t: team t's credit; pcredit_j: the credit of the policy that sits at seat j in rotation 0,
+    wherever it sits in the other rotations; pseat_j_s: its credit when it sits at seat s."""
     base = game.columns(players)
     teams = game.teams(players)
     extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared", "no_winner"]
@@ -122,43 +138,6 @@ def group_columns(game, players, rotations):
         extra += [f"pcredit_{j}" for j in range(players)]
         extra += [f"pseat_{j}_{s}" for j in range(players) for s in range(players)]
     return base, base + extra
-
-
-def _group_rows(outs, players, rotations, teams=None):
-    """Per-deal rows of a group: its arms' columns summed over rotations, plus win credits.
-
-    credit_s: seat s's share of the win x CREDIT (k winning seats get CREDIT // k each: partners of a
-    winning team split its credit); solo_s: seat s's team (in a game without teams: seat s) won alone;
-    shared: two or more teams (players) tied for the win; no_winner: nobody won (a stall);
-    tcredit_t: team t's credit; pcredit_j: the credit of the policy that sits at seat j in rotation 0,
-    wherever it sits in the other rotations."""
-    n = players
-    units = teams or [(s,) for s in range(n)]
-    total = None
-    credits = []
-    for out in outs:
-        win = out[:, :n]
-        nw = out[:, n:n + 1]
-        credit = win * (CREDIT // np.maximum(nw, 1))
-        # a unit (team or seat) won if its first seat did: partners win together
-        unit_won = np.stack([win[:, u[0]] for u in units], axis=1)
-        units_won = unit_won.sum(axis=1, keepdims=True)
-        solo = win * (units_won == 1)
-        credits.append(credit)
-        block = [out, credit, solo, units_won > 1, nw == 0]
-        if teams:
-            block.append(np.stack([credit[:, list(u)].sum(axis=1) for u in units], axis=1))
-        block = np.hstack(block)
-        total = block if total is None else total + block
-    if rotations > 1:
-        # in rotation r, policy j sits at seat (j + r) % n
-        pc = np.zeros((outs[0].shape[0], n), dtype=np.int64)
-        for r, credit in enumerate(credits):
-            pc += credit[:, (np.arange(n) + r) % n]
-        # policy j at seat s: rotation (s - j) mod n
-        ps = np.stack([credits[(s - j) % n][:, s] for j in range(n) for s in range(n)], axis=1)
-        total = np.hstack([total, pc, ps])
-    return total
 
 
 def slug(text):
@@ -231,8 +210,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     for label in sc.groups:
         arms = arms_by_group[label]
         players = len(arms[0].seats)
-        _, names = group_columns(game, players, len(arms))
-        groups.append(GroupResult(label, players, len(arms), arms, Summary(names)))
+        cols, names = group_columns(game, players, len(arms))
+        spec = fold.group_spec(players, len(arms), len(cols), game.teams(players))
+        groups.append(GroupResult(label, players, len(arms), arms, Summary(names, spec)))
     for arm in sc.arms:
         arm.encoded(game)
     warm_up(sc)
@@ -273,19 +253,19 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 if outs is None:
                     break  # interrupted inside the chunk: it is dropped whole
                 # commit: every summary, histogram, sweep sum and Parquet file takes the chunk, or none does
-                base_rows = None
                 metric_rows = np.empty((n, len(groups)), dtype=np.int64) if metric_col else None
+                base = groups[0]
                 for gi, (g, g_outs) in enumerate(zip(groups, outs)):
                     if writers:
                         for arm, out in zip(g.arms, g_outs):
                             _write_parquet(writers[gi], out, done, arm.rotation)
-                    rows = _group_rows(g_outs, g.players, g.rotations, game.teams(g.players))
-                    as_float = g.summary.add(rows, base_rows if gi > 0 else None)
                     if gi == 0:
-                        base_rows = as_float
+                        g.summary.add(g_outs)
+                    else:
+                        g.summary.add(g_outs, base.summary, outs[0])
                     if metric_col:
-                        metric_rows[:, gi] = rows[:, g.summary.col(metric_col)]
-                    _add_hists_and_examples(g.summary, g_outs, done)
+                        fold.column_values(g_outs, g.summary.spec, g.summary.col(metric_col), metric_rows[:, gi])
+                    _add_examples(g.summary, g_outs[0], done)
                 if metric_col:
                     metric_sums += metric_rows.sum(axis=0)
                     f = metric_rows.astype(np.float64)
@@ -306,28 +286,24 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
 
 
 def _play_chunk(sc, groups, first, n, interrupts):
-    """Every arm's result rows for games first .. first+n-1, per group; None if interrupted."""
+    """Every arm's result rows for games first .. first+n-1: per group, an array rotations x deals x
+    game columns; None if interrupted."""
     game = sc.game
     outs = []
     for g in groups:
-        g_outs = []
-        for arm in g.arms:
+        g_outs = np.empty((len(g.arms), n, len(game.columns(g.players))), dtype=np.int64)
+        for r, arm in enumerate(g.arms):
             if interrupts.signal is not None:
                 return None
-            out = np.empty((n, len(game.columns(g.players))), dtype=np.int64)
-            game.run_batch(arm.encoded(game), sc.seed, first, out)
-            g_outs.append(out)
+            game.run_batch(arm.encoded(game), sc.seed, first, g_outs[r])
         outs.append(g_outs)
     return outs
 
 
-def _add_hists_and_examples(summary, outs, first):
-    names = summary.names
-    n_cols = outs[0].shape[1]
-    for c in range(n_cols):
-        summary.add_hist(names[c], np.concatenate([o[:, c] for o in outs]) if len(outs) > 1 else outs[0][:, c])
-    end = outs[0][:, summary.col("end")]
-    for code in np.unique(end):
+def _add_examples(summary, out, first):
+    """Keep the first EXAMPLES game indices of every end condition (rotation 0)."""
+    end = out[:, summary.col("end")]
+    for code in np.flatnonzero(np.bincount(end)):
         got = summary.examples.setdefault(int(code), [])
         if len(got) < EXAMPLES:
             idx = np.flatnonzero(end == code)[:EXAMPLES - len(got)]

@@ -150,17 +150,88 @@ def test_report_words_agree_with_the_numbers(tmp_path):
             assert ("more by" in line) == (float(row["diff_vs_baseline"]) > 0)
 
 
+def reference_rows(outs, players, rotations, teams=None):
+    """The per-deal rows of a group, as plain numpy (the definition analyzer.fold must match)."""
+    n = players
+    units = teams or [(s,) for s in range(n)]
+    total, credits = None, []
+    for out in outs:
+        win, nw = out[:, :n], out[:, n:n + 1]
+        credit = win * (CREDIT // np.maximum(nw, 1))
+        units_won = np.stack([win[:, u[0]] for u in units], axis=1).sum(axis=1, keepdims=True)
+        credits.append(credit)
+        block = [out, credit, win * (units_won == 1), units_won > 1, nw == 0]
+        if teams:
+            block.append(np.stack([credit[:, list(u)].sum(axis=1) for u in units], axis=1))
+        block = np.hstack(block)
+        total = block if total is None else total + block
+    if rotations > 1:
+        pc = sum(credit[:, (np.arange(n) + r) % n] for r, credit in enumerate(credits))
+        ps = np.stack([credits[(s - j) % n][:, s] for j in range(n) for s in range(n)], axis=1)
+        total = np.hstack([total, pc, ps])
+    return total
+
+
+def fake_outs(rng, rotations, deals, players, extra, teams):
+    """Random result rows with consistent wins: a team or seat wins, teams tie, or nobody wins."""
+    units = teams or [(s,) for s in range(players)]
+    outs = np.zeros((rotations, deals, players + 3 + extra), dtype=np.int64)
+    for r in range(rotations):
+        for i in range(deals):
+            kind = rng.integers(4)
+            winners = [] if kind == 0 else [u for u in units if rng.random() < 0.5] or [units[0]]
+            for u in winners:
+                outs[r, i, list(u)] = 1
+            outs[r, i, players] = outs[r, i, :players].sum()
+            outs[r, i, players + 1:] = rng.integers(0, 9, size=2 + extra)
+    return outs
+
+
+@pytest.mark.parametrize("players, rotations, teams", [(4, 1, ((0, 2), (1, 3))), (4, 4, ((0, 2), (1, 3))),
+                                                       (3, 1, None), (5, 5, None), (2, 2, None)])
+def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
+    """Sums, cross products with itself and with a baseline, and histograms, exactly."""
+    from analyzer import fold
+    from analyzer.runner import Summary
+
+    rng = np.random.default_rng(players * 10 + rotations)
+    outs = fake_outs(rng, rotations, 700, players, 3, teams)
+    base_outs = fake_outs(rng, 1, 700, players, 3, teams)
+    spec = fold.group_spec(players, rotations, outs.shape[2], teams)
+    base_spec = fold.group_spec(players, 1, outs.shape[2], teams)
+    rows = reference_rows(list(outs), players, rotations, teams)
+    base_rows = reference_rows(list(base_outs), players, 1, teams)
+    names = [f"c{k}" for k in range(rows.shape[1])]
+    base = Summary([f"b{k}" for k in range(base_rows.shape[1])], base_spec)
+    base.add(base_outs)
+    s = Summary(names, spec)
+    s.add(outs[:, :300], base, base_outs[:, :300])
+    s.add(outs[:, 300:], base, base_outs[:, 300:])
+    assert s.n == 700
+    assert np.array_equal(s.sums, rows.sum(axis=0))
+    assert np.array_equal(s.xtx, rows.T @ rows)
+    assert np.array_equal(s.cross, rows.T @ base_rows)
+    assert np.array_equal(base.xtx, base_rows.T @ base_rows)
+    for k in range(outs.shape[2]):
+        assert np.array_equal(np.trim_zeros(s.hists[f"c{k}"], "b"), np.trim_zeros(np.bincount(outs[:, :, k].ravel()), "b"))
+    dest = np.empty(700, dtype=np.int64)
+    fold.column_values(outs, spec, rows.shape[1] - 1, dest)
+    assert np.array_equal(dest, rows[:, -1])
+
+
 def test_team_and_no_winner_columns():
     """Partners split their team's credit; a tie between teams is shared; a stall credits nobody and
     the even share is taken over the games that had a winner."""
-    from analyzer.runner import Summary, _group_rows
+    from analyzer import fold
+    from analyzer.runner import Summary
 
-    # columns: win_0..win_3, n_winners
-    out = np.array([[1, 0, 1, 0, 2],    # team 0+2 wins
-                    [1, 1, 1, 1, 4],    # the two teams tie
-                    [0, 0, 0, 0, 0],    # a stall: no winner
-                    [0, 1, 0, 1, 2]])   # team 1+3 wins
-    rows = _group_rows([out], 4, 1, ((0, 2), (1, 3)))
+    # columns: win_0..win_3, n_winners, length, end
+    out = np.array([[1, 0, 1, 0, 2, 5, 0],    # team 0+2 wins
+                    [1, 1, 1, 1, 4, 5, 0],    # the two teams tie
+                    [0, 0, 0, 0, 0, 5, 1],    # a stall: no winner
+                    [0, 1, 0, 1, 2, 5, 0]])   # team 1+3 wins
+    teams = ((0, 2), (1, 3))
+    rows = reference_rows([out], 4, 1, teams)
     k = out.shape[1]
     credit, solo = rows[:, k:k + 4], rows[:, k + 4:k + 8]
     shared, no_winner, tcredit = rows[:, k + 8], rows[:, k + 9], rows[:, k + 10:k + 12]
@@ -168,14 +239,12 @@ def test_team_and_no_winner_columns():
     assert solo.tolist() == [[1, 0, 1, 0], [0] * 4, [0] * 4, [0, 1, 0, 1]]
     assert shared.tolist() == [0, 1, 0, 0] and no_winner.tolist() == [0, 0, 1, 0]
     assert tcredit.tolist() == [[840, 0], [420, 420], [0, 0], [0, 840]]
-    names = [f"win_{s}" for s in range(4)] + ["n_winners"] + [f"credit_{s}" for s in range(4)] + \
+    names = [f"win_{s}" for s in range(4)] + ["n_winners", "length", "end"] + [f"credit_{s}" for s in range(4)] + \
         [f"solo_{s}" for s in range(4)] + ["shared", "no_winner", "tcredit_0", "tcredit_1"]
-    summ = Summary(names)
-    summ.add(rows)
+    summ = Summary(names, fold.group_spec(4, 1, k, teams))
+    summ.add(out[None])
+    assert np.array_equal(summ.sums, rows.sum(axis=0))
     edge = M.even_edge("e", "", "tcredit_0", 2)
     # team 0+2 won 1.5 of 4 games; an even share of the 3 games with a winner is 1.5: no edge
     assert M.value_ci(edge, summ, 1)[0] == pytest.approx(0.0)
     assert M.even_share(summ, 2, 1) == pytest.approx(0.375)
-    # without teams, a stall still gives nobody credit
-    solo_rows = _group_rows([np.array([[0, 0, 0], [1, 0, 1]])], 2, 1)
-    assert solo_rows[:, 3:5].tolist() == [[0, 0], [CREDIT, 0]] and solo_rows[:, 8].tolist() == [1, 0]

@@ -103,6 +103,7 @@ def check_rows(game, players, out):
     cols = game.columns(players)
     assert cols[:players] == [f"win_{s}" for s in range(players)]
     assert cols[players:players + 3] == ["n_winners", "length", "end"]
+    assert out.min() >= 0, "result columns are non-negative (the runner's histograms count values 0, 1, ...)"
     win = out[:, :players]
     assert set(np.unique(win)) <= {0, 1}
     assert np.array_equal(win.sum(axis=1), out[:, players])

@@ -1,0 +1,159 @@
+"""Folding a chunk of result rows into a group's summary, in numba.
+
+A group's per-deal row is its arms' result columns summed over seat rotations, followed by the win
+credits the report needs (see `runner.group_columns` for the names and `runner._group_rows` for the
+reference definition in numpy):
+
+    game columns (c) | credit_s (n) | solo_s (n) | shared | no_winner | tcredit_t (teams)
+    | pcredit_j (n) | pseat_j_s (n x n)            <- with seat rotations only
+
+`fold_group` builds that row for every deal of the chunk (and, for a group compared to the
+baseline, the baseline's row of the same deal) and adds it to exact int64 sums, cross products and
+histograms. Every total is an integer sum, so the result does not depend on how the deals are split
+between threads or chunks. Cross products skip zero entries (most win and credit columns are 0).
+"""
+import numpy as np
+from numba import njit, prange
+
+CREDIT = 840  # a shared win among k seats gives each CREDIT // k (exact for k <= 8)
+PARTS = 32  # deals are folded in this many parts in parallel, then the parts are added up
+
+# layout of a group's spec array (int64): sizes, then the unit (team or seat) of every seat and the
+# first seat of every unit
+SP_PLAYERS, SP_ROTATIONS, SP_GAME_COLS, SP_UNITS, SP_TEAM_COLS, SP_SEAT_UNIT = range(6)
+
+
+def group_spec(players, rotations, game_cols, teams):
+    """The int64 array fold_group reads for a group: players, rotations, game columns, units, whether
+    team credit columns exist, then unit of each seat and first seat of each unit."""
+    units = teams or [(s,) for s in range(players)]
+    unit_of = [0] * players
+    for u, seats in enumerate(units):
+        for s in seats:
+            unit_of[s] = u
+    return np.array([players, rotations, game_cols, len(units), 1 if teams else 0] + unit_of
+                    + [seats[0] for seats in units], dtype=np.int64)
+
+
+@njit(cache=True)
+def build_row(outs, i, spec, row):
+    """The per-deal row of deal i of a group (outs: rotations x deals x game columns) into row."""
+    n = spec[SP_PLAYERS]
+    rot = spec[SP_ROTATIONS]
+    c = spec[SP_GAME_COLS]
+    units = spec[SP_UNITS]
+    team_cols = spec[SP_TEAM_COLS]
+    unit_first = SP_SEAT_UNIT + n  # spec offset of the first seat of each unit
+    for k in range(row.shape[0]):
+        row[k] = 0
+    o_credit = c
+    o_solo = c + n
+    o_shared = c + 2 * n
+    o_none = o_shared + 1
+    o_team = o_none + 1
+    o_pcredit = o_team + (units if team_cols else 0)
+    o_pseat = o_pcredit + n
+    for r in range(rot):
+        for k in range(c):
+            row[k] += outs[r, i, k]
+        n_win = outs[r, i, n]
+        share = CREDIT // max(n_win, 1)
+        units_won = 0
+        for u in range(units):
+            units_won += outs[r, i, spec[unit_first + u]]
+        if units_won > 1:
+            row[o_shared] += 1
+        if n_win == 0:
+            row[o_none] += 1
+        for s in range(n):
+            won = outs[r, i, s]
+            credit = won * share
+            row[o_credit + s] += credit
+            if units_won == 1:
+                row[o_solo + s] += won
+            if team_cols:
+                row[o_team + spec[SP_SEAT_UNIT + s]] += credit
+            if rot > 1:
+                # in rotation r, the policy of seat j (rotation 0) sits at seat (j + r) % n
+                j = (s - r) % n
+                row[o_pcredit + j] += credit
+                row[o_pseat + j * n + s] += credit
+
+
+@njit(cache=True)
+def column_values(outs, spec, column, dest):
+    """dest[i] = column `column` of the per-deal row of deal i (a sweep's target metric)."""
+    row = np.empty(_width(spec), dtype=np.int64)
+    for i in range(outs.shape[1]):
+        build_row(outs, i, spec, row)
+        dest[i] = row[column]
+
+
+@njit(cache=True)
+def _width(spec):
+    n, rot, c, units, team_cols = spec[0], spec[1], spec[2], spec[3], spec[4]
+    return c + 2 * n + 2 + (units if team_cols else 0) + ((n + n * n) if rot > 1 else 0)
+
+
+@njit(cache=True)
+def _nonzero(row, idx):
+    k = 0
+    for j in range(row.shape[0]):
+        if row[j] != 0:
+            idx[k] = j
+            k += 1
+    return k
+
+
+@njit(cache=True, parallel=True)
+def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist):
+    """Add every deal of a chunk to a group's sums, upper-triangle cross products (xtx, symmetrised by
+    the caller), cross products with the baseline's row of the same deal (when with_base) and the
+    histograms of its game columns over all rotations (hist: columns x values)."""
+    n_deals = outs.shape[1]
+    width = sums.shape[0]
+    base_width = cross.shape[1]
+    c = spec[SP_GAME_COLS]
+    part_sums = np.zeros((PARTS, width), dtype=np.int64)
+    part_xtx = np.zeros((PARTS, width, width), dtype=np.int64)
+    part_cross = np.zeros((PARTS, width, base_width), dtype=np.int64)
+    part_hist = np.zeros((PARTS, hist.shape[0], hist.shape[1]), dtype=np.int64)
+    for p in prange(PARTS):
+        row = np.empty(width, dtype=np.int64)
+        idx = np.empty(width, dtype=np.int64)
+        base_row = np.empty(base_width, dtype=np.int64)
+        base_idx = np.empty(base_width, dtype=np.int64)
+        ps = part_sums[p]
+        px = part_xtx[p]
+        pc = part_cross[p]
+        ph = part_hist[p]
+        for i in range(p * n_deals // PARTS, (p + 1) * n_deals // PARTS):
+            build_row(outs, i, spec, row)
+            nz = _nonzero(row, idx)
+            for a in range(nz):
+                ia = idx[a]
+                va = row[ia]
+                ps[ia] += va
+                for b in range(a, nz):
+                    px[ia, idx[b]] += va * row[idx[b]]
+            if with_base:
+                build_row(base_outs, i, base_spec, base_row)
+                nzb = _nonzero(base_row, base_idx)
+                for a in range(nz):
+                    va = row[idx[a]]
+                    for b in range(nzb):
+                        pc[idx[a], base_idx[b]] += va * base_row[base_idx[b]]
+            for r in range(outs.shape[0]):
+                for k in range(c):
+                    ph[k, outs[r, i, k]] += 1
+    for p in range(PARTS):
+        for a in range(width):
+            sums[a] += part_sums[p, a]
+            for b in range(width):
+                xtx[a, b] += part_xtx[p, a, b]
+            if with_base:
+                for b in range(base_width):
+                    cross[a, b] += part_cross[p, a, b]
+        for k in range(hist.shape[0]):
+            for v in range(hist.shape[1]):
+                hist[k, v] += part_hist[p, k, v]
