@@ -15,7 +15,7 @@ from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
 from analyzer.runner import CREDIT
-from analyzer.stats import Z95, difference_verdict, edge_verdict, holm, mean_ci, p_value
+from analyzer.stats import Z95, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
 
 
 def comparison_sections(result, out):
@@ -64,6 +64,11 @@ def _comparable(result):
             continue
         keep.append(m)
     return keep
+
+
+def axis_label(metric):
+    """A plot axis for a metric: points for differences of rates, % for rates, else its name."""
+    return "points" if metric.points else "%" if metric.percent else metric.label
 
 
 def is_share(metric):
@@ -156,7 +161,7 @@ def variant_sections(result, out):
     for m in game_own:
         vals = [value(result, g, m) for g in groups]
         path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
-                                  "%" if m.percent else m.label, percent=m.percent)
+                                  axis_label(m), percent=m.percent)
         b.append(Figure(path, f"{m.label} by variant (95% intervals)."))
     b.append(Heading("Game length by variant", 3))
     rows = [[g.label] + quantiles(g.summary.hists["length"]) for g in groups]
@@ -176,11 +181,18 @@ def _flatten(d, prefix=""):
     return out
 
 
-def _metric_for_column(result, column):
-    for m in M.standard_metrics(result.scenario.game, result.groups[0].players, result.groups[0].rotations):
-        if m.num == column and m.den is None:
+def _sweep_metric(result):
+    """The sweep's target metric: by its key (win_share_S, policy_share_J, team_share_T, length...), else
+    a per-game mean of the result column it names."""
+    g = result.groups[0]
+    comp = result.scenario.comparison
+    found = M.metric_for(result.scenario.game, g.players, g.rotations, comp["metric"])
+    if found is not None and found.den is None and found.num == comp["metric_column"]:
+        return found
+    for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
+        if m.num == comp["metric_column"] and m.den is None and not m.points:
             return m
-    return M.Metric(column, column, column)
+    return M.Metric(comp["metric_column"], comp["metric_column"], comp["metric_column"])
 
 
 def sweep_sections(result, out):
@@ -188,7 +200,7 @@ def sweep_sections(result, out):
     comp = sc.comparison
     axes = comp["axes"]
     groups = result.groups
-    metric = _metric_for_column(result, comp["metric_column"])
+    metric = _sweep_metric(result)
     b = [Heading("Sweep")]
     b.append(Text(f"Swept: {' and '.join(f'{p} over {v}' for p, v in axes)}. Target: **{metric.label}** "
                   f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
@@ -219,8 +231,11 @@ def sweep_sections(result, out):
         verdict += (" Exactly the same result on every deal (the parameter changed nothing there): "
                     + ", ".join(groups[j].label for j in same) + ".")
     if closest:
+        matters = ""
+        if is_share(metric):
+            matters = ": " + margin_words(closest[2], closest[3], sc.margin, metric.fmt_diff)
         verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
-                    f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}). ")
+                    f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}){matters}. ")
         verdict += ("No other point is statistically as good: the best value is clear." if not ties else
                     f"Not distinguishable from the best at 95%: {', '.join(ties)}; more games would separate them.")
     b.append(Text(verdict, "verdict"))
@@ -231,13 +246,13 @@ def sweep_sections(result, out):
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
         xplot = xs if numeric else list(range(len(xs)))
         path = plots.curve_with_band(out / "sweep_target.png", xplot, [(metric.label, *zip(*vals))], metric.label,
-                                     axes[0][0], "%" if metric.percent else metric.label, percent=metric.percent,
+                                     axes[0][0], axis_label(metric), percent=metric.percent,
                                      mark=xplot[best])
         b.append(Figure(path, f"{metric.label} against {axes[0][0]} with its 95% band; the dotted line marks the best."))
         for m in key_metrics:
             mv = [value(result, g, m) for g in groups]
             path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
-                                         axes[0][0], "%" if m.percent else m.label, percent=m.percent)
+                                         axes[0][0], axis_label(m), percent=m.percent)
             b.append(Figure(path, f"{m.label} against {axes[0][0]} (95% band)."))
     else:
         (px, xs), (py, ys) = axes
