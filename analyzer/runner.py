@@ -183,11 +183,18 @@ def unique_slugs(labels):
 
 
 def warm_up(sc: Scenario):
-    """Compile (or load from the cache) the game's kernels by playing game 0 once, unrecorded, so that
-    timings start with the first game played."""
+    """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
+    folding it into a throwaway summary, so that timings start with the first game played."""
     arm = sc.arms[0]
-    out = np.empty((1, len(sc.game.columns(len(arm.seats)))), dtype=np.int64)
-    sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out)
+    players = len(arm.seats)
+    out = np.empty((1, 1, len(sc.game.columns(players))), dtype=np.int64)
+    sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out[0])
+    cols, names = group_columns(sc.game, players, 1)
+    spec = fold.group_spec(players, 1, len(cols), sc.game.teams(players))
+    base = Summary(names, spec)
+    base.add(out)
+    Summary(names, spec).add(out, base, out)
+    fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
 
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
