@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/noize-4p.toml
 
-.PHONY: demo test bench clean
+.PHONY: demo test bench examples clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,11 @@ test: $(STAMP)
 
 bench: $(STAMP)
 	$(VENV)/bin/analyzer bench
+
+# reports/examples: one full-size run of every shipped scenario (committed, so a reader can see reports)
+examples: $(STAMP)
+	for f in scenarios/*.toml; do \
+		$(VENV)/bin/analyzer run $$f -q --out reports/examples/$$(basename $$f .toml) || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info
