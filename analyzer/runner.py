@@ -71,6 +71,18 @@ class Summary:
         for col in range(c):
             self.add_hist(self.names[col], hist[col])
 
+    def merge(self, other: "Summary"):
+        """Add the summary of other games of the same group (disjoint game indices)."""
+        self.n += other.n
+        self.sums += other.sums
+        self.xtx += other.xtx
+        if other.cross is not None:
+            self.cross = other.cross.copy() if self.cross is None else self.cross + other.cross
+        for name, counts in other.hists.items():
+            self.add_hist(name, counts)
+        for code, indices in other.examples.items():
+            self.examples[code] = sorted(set(self.examples.get(code, [])) | set(indices))[:EXAMPLES]
+
     def add_hist(self, name: str, counts: np.ndarray):
         old = self.hists.get(name)
         if old is None:
@@ -197,6 +209,146 @@ def warm_up(sc: Scenario):
     fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
 
 
+@dataclass
+class Tally:
+    """Everything a run adds up, for a range of game indices: one Summary per group (variant, sweep
+    point, pairing) and, in sweeps, the target metric's per-deal sums and cross products between all
+    groups. Integer sums only, so tallies of disjoint ranges merge exactly in any order."""
+
+    summaries: list
+    metric_col: str | None = None
+    metric_sums: np.ndarray | None = None
+    metric_xtx: np.ndarray | None = None
+    first: int = 0  # the game indices this tally holds: first .. first + n - 1
+    n: int = 0
+
+    def fold(self, outs, first):
+        """Add a chunk: outs[g] is group g's rows (rotations x deals x game columns) of games first.."""
+        n = outs[0].shape[1]
+        if self.n == 0:
+            self.first = first
+        assert first == self.first + self.n, "a tally holds one contiguous range of games"
+        base = self.summaries[0]
+        metric_rows = np.empty((n, len(outs)), dtype=np.int64) if self.metric_col else None
+        for gi, (summary, g_outs) in enumerate(zip(self.summaries, outs)):
+            if gi == 0:
+                summary.add(g_outs)
+            else:
+                summary.add(g_outs, base, outs[0])
+            if self.metric_col:
+                fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), metric_rows[:, gi])
+            _add_examples(summary, g_outs[0], first)
+        if self.metric_col:
+            self.metric_sums += metric_rows.sum(axis=0)
+            f = metric_rows.astype(np.float64)  # products of small integers: exact below 2**53 per chunk
+            self.metric_xtx += np.rint(f.T @ f).astype(np.int64)
+        self.n += n
+
+    def merge(self, other: "Tally"):
+        """Add the tally of the games right after this one's."""
+        if other.n == 0:
+            return
+        assert self.n == 0 or other.first == self.first + self.n, "tallies merge in game order"
+        if self.n == 0:
+            self.first = other.first
+        for mine, theirs in zip(self.summaries, other.summaries):
+            mine.merge(theirs)
+        if self.metric_col:
+            self.metric_sums += other.metric_sums
+            self.metric_xtx += other.metric_xtx
+        self.n += other.n
+
+
+def new_tally(sc: Scenario) -> Tally:
+    game = sc.game
+    summaries = []
+    for g in arm_groups(sc):
+        players = len(g[0].seats)
+        cols, names = group_columns(game, players, len(g))
+        summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players))))
+    metric_col = sc.comparison.get("metric_column")
+    k = len(summaries)
+    return Tally(summaries, metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
+                 np.zeros((k, k), dtype=np.int64) if metric_col else None)
+
+
+def arm_groups(sc: Scenario):
+    """The arms of each group, in the scenario's group order."""
+    by_group = {}
+    for arm in sc.arms:
+        by_group.setdefault(arm.group, []).append(arm)
+    return [by_group[label] for label in sc.groups]
+
+
+def play_chunk(sc: Scenario, first, n, interrupts=None):
+    """Every arm's result rows for games first .. first+n-1: per group, an array rotations x deals x
+    game columns; None if interrupted."""
+    game = sc.game
+    outs = []
+    for arms in arm_groups(sc):
+        g_outs = np.empty((len(arms), n, len(game.columns(len(arms[0].seats)))), dtype=np.int64)
+        for r, arm in enumerate(arms):
+            if interrupts is not None and interrupts.signal is not None:
+                return None
+            game.run_batch(arm.encoded(game), sc.seed, first, g_outs[r])
+        outs.append(g_outs)
+    return outs
+
+
+class ParquetRows:
+    """Every game's result rows of a run, one Parquet file per group (--keep-games)."""
+
+    def __init__(self, sc: Scenario, folder):
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        game = sc.game
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        groups = arm_groups(sc)
+        names = parquet_names(sc)
+        self.paths, self.writers = [], []
+        for arms, name in zip(groups, names):
+            path = Path(folder) / f"{name}.parquet"
+            self.writers.append(pq.ParquetWriter(str(path), parquet_schema(game, len(arms[0].seats))))
+            self.paths.append(str(path))
+        self.groups = groups
+
+    def write(self, outs, first):
+        for writer, arms, g_outs in zip(self.writers, self.groups, outs):
+            for arm, out in zip(arms, g_outs):
+                writer.write_table(parquet_table(out, first, arm.rotation, writer.schema))
+
+    def close(self):
+        for w in self.writers:
+            w.close()
+
+
+def parquet_names(sc):
+    """games, or games-<variant> per group (distinct even where labels slug alike)."""
+    return ["games"] if len(sc.groups) == 1 else [f"games-{x}" for x in unique_slugs(sc.groups)]
+
+
+def parquet_schema(game, players):
+    import pyarrow as pa
+
+    cols = [pa.field("game", pa.int64()), pa.field("rotation", pa.int64())]
+    return pa.schema(cols + [pa.field(c, pa.int64()) for c in game.columns(players)])
+
+
+def parquet_table(out, first, rotation, schema):
+    import pyarrow as pa
+
+    n = out.shape[0]
+    arrays = [pa.array(np.arange(first, first + n, dtype=np.int64)), pa.array(np.full(n, rotation, dtype=np.int64))]
+    arrays += [pa.array(out[:, c]) for c in range(out.shape[1])]
+    return pa.Table.from_arrays(arrays, schema=schema)
+
+
+def _group_results(sc: Scenario, tally: Tally):
+    return [GroupResult(label, len(arms[0].seats), len(arms), arms, summary)
+            for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
+
+
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
         keep_games_dir: str | Path | None = None, progress: bool = True,
         chunk_seconds: float = CHUNK_SECONDS) -> RunResult:
@@ -205,49 +357,16 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     A chunk holds at most chunk_size deals and is cut to about chunk_seconds of play, so that an
     interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run after
     the chunk in play (which is dropped unless every arm finished it): the result is then partial."""
-    game = sc.game
     total = games if games is not None else sc.games
     if threads:
         numba.set_num_threads(threads)
     used_threads = numba.get_num_threads()
-    groups = []
-    arms_by_group = {}
+    tally = new_tally(sc)
     for arm in sc.arms:
-        arms_by_group.setdefault(arm.group, []).append(arm)
-    for label in sc.groups:
-        arms = arms_by_group[label]
-        players = len(arms[0].seats)
-        cols, names = group_columns(game, players, len(arms))
-        spec = fold.group_spec(players, len(arms), len(cols), game.teams(players))
-        groups.append(GroupResult(label, players, len(arms), arms, Summary(names, spec)))
-    for arm in sc.arms:
-        arm.encoded(game)
+        arm.encoded(sc.game)
     warm_up(sc)
-
-    writers = []
-    parquet_paths = []
-    if keep_games_dir is not None:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-
-        Path(keep_games_dir).mkdir(parents=True, exist_ok=True)
-        names = ["games"] if len(groups) == 1 else [f"games-{x}" for x in unique_slugs(g.label for g in groups)]
-        for g, name in zip(groups, names):
-            path = Path(keep_games_dir) / f"{name}.parquet"
-            cols = [pa.field("game", pa.int64()), pa.field("rotation", pa.int64())]
-            cols += [pa.field(c, pa.int64()) for c in game.columns(g.players)]
-            writers.append(pq.ParquetWriter(str(path), pa.schema(cols)))
-            parquet_paths.append(str(path))
-
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=total, unit=" deals", unit_scale=True, delay=2.0, leave=False,
-                   desc=f"{sc.name}", dynamic_ncols=True)
-    metric_col = sc.comparison.get("metric_column")
-    metric_sums = np.zeros(len(groups), dtype=np.int64) if metric_col else None
-    metric_xtx = np.zeros((len(groups), len(groups)), dtype=np.int64) if metric_col else None
+    rows = ParquetRows(sc, keep_games_dir) if keep_games_dir is not None else None
+    bar = progress_bar(sc, total) if progress else None
     done = 0
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     t0 = time.perf_counter()
@@ -256,27 +375,13 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
             while done < total and interrupts.signal is None:
                 n = min(size, total - done)
                 started = time.perf_counter()
-                outs = _play_chunk(sc, groups, done, n, interrupts)
+                outs = play_chunk(sc, done, n, interrupts)
                 if outs is None:
                     break  # interrupted inside the chunk: it is dropped whole
                 # commit: every summary, histogram, sweep sum and Parquet file takes the chunk, or none does
-                metric_rows = np.empty((n, len(groups)), dtype=np.int64) if metric_col else None
-                base = groups[0]
-                for gi, (g, g_outs) in enumerate(zip(groups, outs)):
-                    if writers:
-                        for arm, out in zip(g.arms, g_outs):
-                            _write_parquet(writers[gi], out, done, arm.rotation)
-                    if gi == 0:
-                        g.summary.add(g_outs)
-                    else:
-                        g.summary.add(g_outs, base.summary, outs[0])
-                    if metric_col:
-                        fold.column_values(g_outs, g.summary.spec, g.summary.col(metric_col), metric_rows[:, gi])
-                    _add_examples(g.summary, g_outs[0], done)
-                if metric_col:
-                    metric_sums += metric_rows.sum(axis=0)
-                    f = metric_rows.astype(np.float64)
-                    metric_xtx += np.rint(f.T @ f).astype(np.int64)
+                if rows is not None:
+                    rows.write(outs, done)
+                tally.fold(outs, done)
                 done += n
                 if bar is not None:
                     bar.update(n)
@@ -285,26 +390,19 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         finally:
             if bar is not None:
                 bar.close()
-            for w in writers:
-                w.close()
+            if rows is not None:
+                rows.close()
     wall = time.perf_counter() - t0
-    return RunResult(sc, groups, done, done < total, wall, used_threads, chunk_size, parquet_paths, total,
-                     metric_sums, metric_xtx, interrupts.signal)
+    return RunResult(sc, _group_results(sc, tally), done, done < total, wall, used_threads, chunk_size,
+                     rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
+                     interrupts.signal)
 
 
-def _play_chunk(sc, groups, first, n, interrupts):
-    """Every arm's result rows for games first .. first+n-1: per group, an array rotations x deals x
-    game columns; None if interrupted."""
-    game = sc.game
-    outs = []
-    for g in groups:
-        g_outs = np.empty((len(g.arms), n, len(game.columns(g.players))), dtype=np.int64)
-        for r, arm in enumerate(g.arms):
-            if interrupts.signal is not None:
-                return None
-            game.run_batch(arm.encoded(game), sc.seed, first, g_outs[r])
-        outs.append(g_outs)
-    return outs
+def progress_bar(sc, total):
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit=" deals", unit_scale=True, delay=2.0, leave=False, desc=f"{sc.name}",
+                dynamic_ncols=True)
 
 
 def _add_examples(summary, out, first):
@@ -315,12 +413,3 @@ def _add_examples(summary, out, first):
         if len(got) < EXAMPLES:
             idx = np.flatnonzero(end == code)[:EXAMPLES - len(got)]
             got.extend(int(first + i) for i in idx)
-
-
-def _write_parquet(writer, out, first, rotation):
-    import pyarrow as pa
-
-    n = out.shape[0]
-    arrays = [pa.array(np.arange(first, first + n, dtype=np.int64)), pa.array(np.full(n, rotation, dtype=np.int64))]
-    arrays += [pa.array(out[:, c]) for c in range(out.shape[1])]
-    writer.write_table(pa.Table.from_arrays(arrays, schema=writer.schema))
