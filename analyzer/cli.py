@@ -59,7 +59,13 @@ def main():
               help="Most deals per chunk (memory); chunks are also cut to about 0.4 s of play so that Ctrl-C is "
                    "honoured quickly. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet):
+@click.option("--workers", "-w", type=click.IntRange(1, 256),
+              help="Play on a local Dask cluster of this many worker processes (needs analyzer[dask]). "
+                   "Results do not depend on it.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (started with `dask scheduler` "
+                   "and `dask worker`).")
+def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet, workers, scheduler):
     """Play SCENARIO (a TOML file) and write a balance report.
 
     Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
@@ -72,6 +78,16 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
         raise click.BadParameter(f"{threads}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
                                  param_hint="--threads")
+    if workers and scheduler:
+        raise click.BadParameter("give --workers (a local cluster) or --scheduler (a running one), not both",
+                                 param_hint="--workers")
+    if workers or scheduler:
+        from analyzer.distributed import require_dask
+
+        try:
+            require_dask()
+        except RuntimeError as e:
+            raise click.ClickException(str(e)) from None
     overrides = _parse_sets(sets)
     if seed is not None:
         overrides.append(("seed", seed, "--seed"))
@@ -90,9 +106,17 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
                err=True)
     previous_term = signal.signal(signal.SIGTERM, _interrupt)  # until the runner takes over, SIGTERM = Ctrl-C
     try:
-        _warm_up_saying_so(sc, quiet)
-        result = runner.run(sc, chunk_size=chunk_size, threads=threads,
-                            keep_games_dir=tmp if keep_games else None, progress=not quiet)
+        if workers or scheduler:
+            from analyzer import distributed
+
+            result = distributed.run(sc, chunk_size=chunk_size, threads=threads,
+                                     keep_games_dir=tmp if keep_games else None, progress=not quiet,
+                                     workers=workers, scheduler=scheduler,
+                                     log=lambda line: click.echo(line, err=True))
+        else:
+            _warm_up_saying_so(sc, quiet)
+            result = runner.run(sc, chunk_size=chunk_size, threads=threads,
+                                keep_games_dir=tmp if keep_games else None, progress=not quiet)
         if result.games == 0:
             click.echo("Stopped before any game finished: no report written.", err=True)
             sys.exit(EXIT_NOTHING)

@@ -126,6 +126,8 @@ class RunResult:
     metric_sums: np.ndarray | None = None  # sweeps: the target metric's per-deal sum per group...
     metric_xtx: np.ndarray | None = None  # ...and cross products between all groups (paired comparisons)
     stopped_by: int | None = None  # the signal that stopped a partial run
+    workers: int = 0  # Dask worker processes (0: played in this process)
+    task_seconds: list = field(default_factory=list)  # with workers: each task's time on its worker
 
     @property
     def games_per_second(self):

@@ -82,10 +82,13 @@ def manifest(result, command=None):
         "wall_seconds": round(result.wall, 3),
         "games_per_second": round(result.games_per_second, 1),
         "threads": result.threads,
+        "workers": result.workers,
+        "task_seconds_median": (round(sorted(result.task_seconds)[len(result.task_seconds) // 2], 3)
+                                if result.task_seconds else None),
         "chunk_size": result.chunk_size,
         "command": command,
         "created": dt.datetime.now().isoformat(timespec="seconds"),
-        "parquet": [Path(p).name for p in result.parquet],
+        "parquet": [Path(p).name for p in result.parquet],  # files, or dataset folders with --workers
     }
 
 

@@ -318,7 +318,9 @@ def _manifest_section(man):
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
             ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
-            ["games per second", f"{man['games_per_second']:,.0f}"], ["threads", man["threads"]],
+            ["games per second", f"{man['games_per_second']:,.0f}"],
+            ["played on", f"{man['workers']} Dask worker processes" if man.get("workers")
+             else f"this process, {man['threads']} thread(s)"],
             ["partial", "yes" if man["partial"] else "no"]]
     b = [Heading("Reproduce this report"), Table(["", ""], rows)]
     if man.get("command"):
