@@ -86,6 +86,17 @@ def _write_parts(sc, folder, outs, first):
         pq.write_table(table, part / f"part-{first:015d}.parquet")
 
 
+def _take(future, futures, waiting, tally, task_seconds, bar):
+    """Merge a finished task into the tally once every earlier range is in (the prefix grows in order)."""
+    part, seconds, _ = future.result()
+    task_seconds.append(seconds)
+    waiting[futures[future]] = part
+    while tally.first + tally.n in waiting:
+        tally.merge(waiting.pop(tally.first + tally.n))
+    if bar is not None:
+        bar.update(part.n)
+
+
 def task_size(total, arms, workers, chunk_size, seconds_per_game=None):
     """Deals per task: about TASK_SECONDS of work when the speed is known, at least 4 tasks per worker
     for balance, at most chunk_size. (Results do not depend on it.)"""
@@ -103,7 +114,7 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
     after_task(client, tasks finished): called after each finished task (tests use it to kill a worker
     or send a signal mid-run)."""
     require_dask()
-    from distributed import Client, LocalCluster, as_completed
+    from distributed import Client, LocalCluster, wait
 
     total = games if games is not None else sc.games
     cluster = None
@@ -143,21 +154,14 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
         task_seconds = []
         with R.Interrupts() as interrupts:
             try:
-                pending = as_completed(list(futures))
-                for future in pending:
-                    if interrupts.signal is not None:
-                        break
-                    part, seconds, _ = future.result()
-                    task_seconds.append(seconds)
-                    waiting[futures[future]] = part
-                    while tally.first + tally.n in waiting:  # merge in game order: the prefix grows
-                        tally.merge(waiting.pop(tally.first + tally.n))
-                    if bar is not None:
-                        bar.update(part.n)
-                    if after_task is not None:
-                        after_task(client, len(task_seconds))
-                    if interrupts.signal is not None:
-                        break
+                pending = set(futures)
+                while pending and interrupts.signal is None:
+                    # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
+                    finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                    for future in finished:
+                        _take(future, futures, waiting, tally, task_seconds, bar)
+                        if after_task is not None:
+                            after_task(client, len(task_seconds))
             finally:
                 for f in futures:
                     f.cancel()
