@@ -157,7 +157,10 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
                 pending = set(futures)
                 while pending and interrupts.signal is None:
                     # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
-                    finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                    try:
+                        finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                    except TimeoutError:  # nothing finished in that half second
+                        continue
                     for future in finished:
                         _take(future, futures, waiting, tally, task_seconds, bar)
                         if after_task is not None:

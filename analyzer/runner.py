@@ -41,6 +41,8 @@ class Summary:
     cross: np.ndarray = None  # this group's rows x the baseline group's rows
     hists: dict = field(default_factory=dict)  # column -> counts of values 0, 1, 2, ... (per game)
     examples: dict = field(default_factory=dict)  # end condition -> first game indices
+    # z of the run's intervals: 1.96 for 95%, more when a stopped run looked several times (see stopping.py)
+    z: float = 1.959963984540054
 
     def __post_init__(self):
         k = len(self.names)

@@ -15,7 +15,7 @@ from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
 from analyzer.runner import CREDIT
-from analyzer.stats import Z95, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
+from analyzer.stats import difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
 
 
 def comparison_sections(result, out):
@@ -111,7 +111,7 @@ def variant_sections(result, out):
         for m in metrics:
             d, lo, hi = diff(result, g, base, m)
             share = is_share(m)
-            tested.append((g, m, d, lo, hi, p_value(d, lo, hi)))
+            tested.append((g, m, d, lo, hi, p_value(d, lo, hi, g.summary.z)))
             if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
                 verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi,
                                                    m.fmt_diff, margin=margin if share else None))
@@ -218,7 +218,7 @@ def sweep_sections(result, out):
     for j in range(len(groups)):
         if j == best or j in same:
             continue
-        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n)
+        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n, groups[0].summary.z)
         d, lo, hi = d * scale, lo * scale, hi * scale
         if comp["goal"] == "min":
             d, lo, hi = -d, -hi, -lo
@@ -283,7 +283,7 @@ def round_robin_sections(result, out):
         v, l, h = M.value_ci(metric, g.summary, g.rotations)
         share[a, c], lo[a, c], hi[a, c] = v, l, h
         share[c, a], lo[c, a], hi[c, a] = 1 - v, 1 - h, 1 - l
-        var[a, c] = var[c, a] = ((h - l) / (2 * Z95)) ** 2
+        var[a, c] = var[c, a] = ((h - l) / (2 * g.summary.z)) ** 2
     b = [Heading("Round-robin: head to head")]
     b.append(Text("Every pair of policies played every deal twice, once from each seat, so seat advantage "
                   "cancels out. A cell is the row policy's win share against the column policy."))
@@ -300,7 +300,8 @@ def round_robin_sections(result, out):
         rows.append(row)
     b.append(Table(["policy \\ opponent"] + labels, rows))
     mean = np.array([np.nanmean(np.delete(share[i], i)) for i in range(k)])
-    half = np.array([Z95 * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
+    z = result.groups[0].summary.z
+    half = np.array([z * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
     order = np.argsort(-mean)
     rows = [[r + 1, labels[i], f"{100 * mean[i]:.1f}% ({100 * (mean[i] - half[i]):.1f} to {100 * (mean[i] + half[i]):.1f})"]
             for r, i in enumerate(order)]

@@ -161,7 +161,7 @@ def group_sections(result, g, out, prefix=""):
     total = int(end_hist.sum())
     for code, name in enumerate(game.end_conditions):
         k = int(end_hist[code]) if code < len(end_hist) else 0
-        p, lo, hi = wilson(k, total)
+        p, lo, hi = wilson(k, total, s.z)
         ex = ", ".join(str(i) for i in s.examples.get(code, []))
         rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
     b.append(Table(["end condition", "share of games", "example games"], rows,
