@@ -258,6 +258,12 @@ def expand(sc):
     sc.groups = [label for label, _, _ in groups]
     if sc.comparison.get("kind") == "sweep":
         sc.comparison["metric_column"] = sweep_metric_column(sc, rotate)
+    if sc.stop is not None and sc.comparison.get("kind") == "variants":
+        from analyzer import metrics as M
+
+        known = [m.key for m in M.standard_metrics(sc.game, len(arms[0].seats), players if rotate else 1)]
+        if sc.stop.metric not in known:
+            raise ScenarioError(sc.source, "stop.metric", sc.stop.metric, "must be one of " + ", ".join(known))
 
 
 def sweep_metric_column(sc, rotate):

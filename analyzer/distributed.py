@@ -144,27 +144,38 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
             parquet_dir = str(Path(keep_games_dir).resolve())
             Path(parquet_dir).mkdir(parents=True, exist_ok=True)
         size = task_size(total, len(sc.arms), n_workers, chunk_size)
-        ranges = [(first, min(size, total - first)) for first in range(0, total, size)]
-        futures = {client.submit(play_task, raw, source, key, first, n, parquet_dir, threads, pure=False): first
-                   for first, n in ranges}
         tally = R.new_tally(sc)
+        looks = R.Looks(sc, total)
+        looks.prepare(tally)
         waiting = {}  # finished tallies not yet contiguous with the merged prefix
         bar = R.progress_bar(sc, total) if progress else None
         t0 = time.perf_counter()
         task_seconds = []
+        submitted = 0
+        futures = {}
         with R.Interrupts() as interrupts:
             try:
-                pending = set(futures)
-                while pending and interrupts.signal is None:
-                    # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
-                    try:
-                        finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
-                    except TimeoutError:  # nothing finished in that half second
-                        continue
-                    for future in finished:
-                        _take(future, futures, waiting, tally, task_seconds, bar)
-                        if after_task is not None:
-                            after_task(client, len(task_seconds))
+                # with [stop], play up to each checkpoint, look, and go on only if the answer is not known
+                while submitted < total and interrupts.signal is None and not looks.stopped:
+                    end = min(total, looks.next_checkpoint(submitted))
+                    step = task_size(end - submitted, len(sc.arms), n_workers, size)
+                    batch = {client.submit(play_task, raw, source, key, first, min(step, end - first), parquet_dir,
+                                           threads, pure=False): first for first in range(submitted, end, step)}
+                    futures.update(batch)
+                    submitted = end
+                    pending = set(batch)
+                    while pending and interrupts.signal is None:
+                        # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
+                        try:
+                            finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                        except TimeoutError:  # nothing finished in that half second
+                            continue
+                        for future in finished:
+                            _take(future, futures, waiting, tally, task_seconds, bar)
+                            if after_task is not None:
+                                after_task(client, len(task_seconds))
+                    if tally.n == end:
+                        looks.look(end, tally, bar)
             finally:
                 for f in futures:
                     f.cancel()
@@ -184,6 +195,6 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
                 for part in Path(path).glob("part-*.parquet"):
                     if int(part.stem.split("-")[1]) >= done:
                         part.unlink()
-    return R.RunResult(sc, R._group_results(sc, tally), done, done < total, wall, threads or 1, size, paths, total,
-                       tally.metric_sums, tally.metric_xtx, interrupts.signal, workers=n_workers,
-                       task_seconds=task_seconds)
+    return R.RunResult(sc, R._group_results(sc, tally), done, done < total and not looks.stopped, wall, threads or 1,
+                       size, paths, total, tally.metric_sums, tally.metric_xtx, interrupts.signal, workers=n_workers,
+                       task_seconds=task_seconds, stop_reason=looks.reason)

@@ -130,6 +130,7 @@ class RunResult:
     stopped_by: int | None = None  # the signal that stopped a partial run
     workers: int = 0  # Dask worker processes (0: played in this process)
     task_seconds: list = field(default_factory=list)  # with workers: each task's time on its worker
+    stop_reason: str | None = None  # with [stop]: why the run stopped where it did
 
     @property
     def games_per_second(self):
@@ -371,13 +372,15 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     warm_up(sc)
     rows = ParquetRows(sc, keep_games_dir) if keep_games_dir is not None else None
     bar = progress_bar(sc, total) if progress else None
+    looks = Looks(sc, total)
+    looks.prepare(tally)
     done = 0
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     t0 = time.perf_counter()
     with Interrupts() as interrupts:
         try:
-            while done < total and interrupts.signal is None:
-                n = min(size, total - done)
+            while done < total and interrupts.signal is None and not looks.stopped:
+                n = min(size, total - done, looks.next_checkpoint(done) - done)
                 started = time.perf_counter()
                 outs = play_chunk(sc, done, n, interrupts)
                 if outs is None:
@@ -389,6 +392,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 done += n
                 if bar is not None:
                     bar.update(n)
+                looks.look(done, tally, bar)
                 per_deal = (time.perf_counter() - started) / n
                 size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
         finally:
@@ -397,9 +401,42 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
             if rows is not None:
                 rows.close()
     wall = time.perf_counter() - t0
-    return RunResult(sc, _group_results(sc, tally), done, done < total, wall, used_threads, chunk_size,
-                     rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
-                     interrupts.signal)
+    return RunResult(sc, _group_results(sc, tally), done, done < total and not looks.stopped, wall, used_threads,
+                     chunk_size, rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
+                     interrupts.signal, stop_reason=looks.reason)
+
+
+class Looks:
+    """The looks at the data of a run with [stop]: at its checkpoints only (see analyzer.stopping)."""
+
+    def __init__(self, sc: Scenario, total):
+        self.sc = sc
+        self.rule = sc.stop
+        self.checkpoints = [k for k in self.rule.checkpoints() if k <= total] if self.rule else []
+        self.stopped = False
+        self.reason = None
+
+    def next_checkpoint(self, done):
+        """The first checkpoint after `done` games (a chunk must not cross it), or no limit."""
+        return next((k for k in self.checkpoints if k > done), 2**62)
+
+    def prepare(self, tally):
+        if self.rule:
+            for summary in tally.summaries:
+                summary.z = self.rule.z()
+
+    def look(self, done, tally, bar=None):
+        """At a checkpoint: decide whether the answer is known; say how far it is on the progress bar."""
+        if done not in self.checkpoints:
+            return
+        from analyzer import stopping
+
+        self.prepare(tally)
+        stop, words = stopping.check(self.sc, _group_results(self.sc, tally), done, done == self.checkpoints[-1])
+        if bar is not None:
+            bar.set_postfix_str(words)
+        if stop:
+            self.stopped, self.reason = True, words
 
 
 def progress_bar(sc, total):

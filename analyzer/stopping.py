@@ -134,7 +134,7 @@ def key_intervals(sc, groups):
         for g in groups[1:]:
             m = M.metric_for(sc.game, g.players, g.rotations, sc.stop.metric)
             bm = M.metric_for(sc.game, base.players, base.rotations, sc.stop.metric)
-            out.append((f"{g.label} vs {base.label}", *M.diff_ci(m, g.summary, g.rotations, base.summary,
+            out.append((f"{g.label} vs {base.label}, {m.label}", *M.diff_ci(m, g.summary, g.rotations, base.summary,
                                                                    base.rotations, base_metric=bm), m))
     elif kind == "round_robin":
         for g in groups:

@@ -134,6 +134,17 @@ CASES = [
     (RR.replace('{policy = "random"}', '{policy = "random", label = ""}'), [], 'policies[1].label = ""'),
     (RR + '[seats.0]\nbluff = 0.3\n', [], "seats = "),
     (RR + 'rotate_seats = false\n', [], "rotate_seats = false"),
+    # adaptive stopping
+    (NOIZE + "stop = 3\n", [], "stop = 3"),
+    (NOIZE + "[stop]\nprecision = 0.5\n", [], "stop.max_games = (missing)"),
+    (NOIZE + "[stop]\nmax_games = 1000\nprecison = 0.5\n", [], "stop.precison = 0.5: unknown key"),
+    (NOIZE + "[stop]\nmax_games = 1000\n", [], 'needs precision = ... or until = "decided"'),
+    (NOIZE + "[stop]\nmax_games = 1000\nprecision = nan\n", [], "stop.precision = nan"),
+    (NOIZE + "[stop]\nmax_games = 1000\nprecision = 0.5\nmin_games = 5000\n", [], "stop.min_games = 5000"),
+    (NOIZE + '[stop]\nmax_games = 1000\nuntil = "decided"\nequivalence = 0.5\n', [], "works with [[variants]] only"),
+    (V + '[stop]\nmax_games = 1000\nuntil = "decided"\n', [], "stop.equivalence = (missing)"),
+    (V + '[stop]\nmax_games = 1000\nuntil = "done"\n', [], 'stop.until = "done"'),
+    (V + '[stop]\nmax_games = 1000\nprecision = 1\nmetric = "fun"\n', [], 'stop.metric = "fun"'),
     # the command line
     (NOIZE, ["--set", "plyers=3"], "--set: plyers = 3: unknown key"),
     (NOIZE, ["--set", "players"], "--set"),

@@ -77,6 +77,7 @@ def manifest(result, command=None):
         "games_played": result.games,
         "arms": [a.label for a in sc.arms],
         "partial": result.partial,
+        "stop_reason": result.stop_reason,
         "stopped_by": None if result.stopped_by is None else signal_name(result.stopped_by),
         "analyzer_version": __version__,
         "wall_seconds": round(result.wall, 3),

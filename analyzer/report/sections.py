@@ -105,6 +105,8 @@ def _intro(result):
         b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the "
                       f"{manifest_games(result):,} games asked for. The numbers below cover the games played.",
                       "warning"))
+    if sc.stop is not None:
+        b += _stop_section(result)
     b.append(Heading("Rules and players"))
     base = sc.arms[0]
     rows = []
@@ -121,6 +123,35 @@ def _intro(result):
             for s, seat in enumerate(base.seats)]
     b.append(Table(["seat", "policy", "parameters"], rows,
                    "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
+    return b
+
+
+def _stop_section(result):
+    """Why a run with [stop] stopped where it did, and how its intervals stay valid."""
+    from analyzer import stopping
+
+    rule = result.scenario.stop
+    looks = rule.checkpoints()
+    what = []
+    if rule.precision is not None:
+        what.append(f"every key metric known to ±{rule.precision:g} (points for shares)")
+    if rule.until_decided:
+        base = result.groups[0]
+        m = M.metric_for(result.scenario.game, base.players, base.rotations, rule.metric)
+        what.append(f"every variant's difference from the baseline in \"{m.label}\" either real or within "
+                    f"±{rule.equivalence:g}{' points' if m.percent else ''}")
+    reason = result.stop_reason or "it was stopped before its next checkpoint"
+    b = [Heading("When the run stopped"),
+         Text(f"This run played until the answer was known: {' and '.join(what)}, looking only at "
+              f"{len(looks)} checkpoints ({', '.join(f'{k:,}' for k in looks)} deals). It stopped because "
+              f"{reason}.", "verdict"),
+         Text(f"Looking at the data {len(looks)} times would make ordinary 95% intervals too optimistic, so every "
+              f"interval in this report is a Bonferroni interval at level 1 - 5%/{len(looks)} (±{rule.z():.2f} "
+              f"standard errors instead of ±1.96): together they keep the 95% promise whichever checkpoint the "
+              f"run stopped at.")]
+    rows = [[label, ci_text(m, v, lo, hi)] for label, v, lo, hi, m in stopping.key_intervals(
+        result.scenario, result.groups)]
+    b.append(Table(["key metric", "value (interval)"], rows))
     return b
 
 
