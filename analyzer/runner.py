@@ -112,6 +112,7 @@ class GroupResult:
     rotations: int
     arms: list
     summary: Summary
+    reference: "GroupResult | None" = None  # the group its paired differences are taken from
 
 
 @dataclass
@@ -221,6 +222,7 @@ class Tally:
     groups. Integer sums only, so tallies of disjoint ranges merge exactly in any order."""
 
     summaries: list
+    refs: list  # per group: the index of the group its cross products are taken with, or None
     metric_col: str | None = None
     metric_sums: np.ndarray | None = None
     metric_xtx: np.ndarray | None = None
@@ -233,13 +235,13 @@ class Tally:
         if self.n == 0:
             self.first = first
         assert first == self.first + self.n, "a tally holds one contiguous range of games"
-        base = self.summaries[0]
         metric_rows = np.empty((n, len(outs)), dtype=np.int64) if self.metric_col else None
         for gi, (summary, g_outs) in enumerate(zip(self.summaries, outs)):
-            if gi == 0:
+            ref = self.refs[gi]
+            if ref is None:
                 summary.add(g_outs)
             else:
-                summary.add(g_outs, base, outs[0])
+                summary.add(g_outs, self.summaries[ref], outs[ref])
             if self.metric_col:
                 fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), metric_rows[:, gi])
             _add_examples(summary, g_outs[0], first)
@@ -273,8 +275,15 @@ def new_tally(sc: Scenario) -> Tally:
         summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players))))
     metric_col = sc.comparison.get("metric_column")
     k = len(summaries)
-    return Tally(summaries, metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
+    return Tally(summaries, reference_groups(sc), metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
                  np.zeros((k, k), dtype=np.int64) if metric_col else None)
+
+
+def reference_groups(sc: Scenario):
+    """Per group, the group its paired differences are measured from: the scenario's own choice
+    (comparison["refs"], e.g. a ladder's baseline variant), else the first group for every other."""
+    refs = sc.comparison.get("refs")
+    return list(refs) if refs is not None else [None] + [0] * (len(sc.groups) - 1)
 
 
 def arm_groups(sc: Scenario):
@@ -350,8 +359,11 @@ def parquet_table(out, first, rotation, schema):
 
 
 def _group_results(sc: Scenario, tally: Tally):
-    return [GroupResult(label, len(arms[0].seats), len(arms), arms, summary)
-            for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
+    groups = [GroupResult(label, len(arms[0].seats), len(arms), arms, summary)
+              for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
+    for g, ref in zip(groups, tally.refs):
+        g.reference = None if ref is None else groups[ref]
+    return groups
 
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,

@@ -36,18 +36,18 @@ def quantiles(counts):
 
 def _summary_rows(result):
     """summary.csv rows: every standard metric for every group, with the paired difference from the
-    baseline group where there is one."""
+    group's reference (the baseline, or e.g. the same ladder rung in the baseline variant)."""
     rows = []
-    base = result.groups[0]
     for g in result.groups:
+        ref = g.reference
         for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
             if not M.has(g.summary, m):
                 continue
             v, lo, hi = M.value_ci(m, g.summary, g.rotations)
             d = (math.nan,) * 3
-            base_m = M.metric_for(result.scenario.game, base.players, base.rotations, m.key)
-            if g is not base and base_m is not None and M.has(base.summary, base_m) and g.summary.cross is not None:
-                d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations, base_metric=base_m)
+            ref_m = None if ref is None else M.metric_for(result.scenario.game, ref.players, ref.rotations, m.key)
+            if ref_m is not None and M.has(ref.summary, ref_m) and g.summary.cross is not None:
+                d = M.diff_ci(m, g.summary, g.rotations, ref.summary, ref.rotations, base_metric=ref_m)
             rows.append([g.label, m.key, m.label, v, lo, hi, *d])
     return rows
 
