@@ -46,6 +46,7 @@ TOP_KEYS = {
     "policies": "list of policies for a round-robin (two-player games)",
     "sweep": "table: one or two parameters to sweep",
     "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
+    "ladder": "table: play every rung of a skill ladder against a field (rungs, field)",
     "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
 }
 MAX_MARGIN = 50.0
@@ -210,7 +211,7 @@ def build(raw: dict, source: str) -> Scenario:
     games = _int(raw, "games", source, 1, MAX_GAMES) if "games" in raw or "stop" not in raw else None
     from analyzer.stopping import parse as parse_stop
 
-    kind = next((k for k in ("variants", "sweep", "policies") if k in raw), "single")
+    kind = next((k for k in ("ladder", "variants", "sweep", "policies") if k in raw), "single")
     stop = parse_stop(raw, source, {"policies": "round_robin"}.get(kind, kind), games)
     if stop is not None:
         games = stop.max_games

@@ -18,8 +18,8 @@ then errs with probability at most 0.05 / K, all of them together at most 0.05: 
 reported when the run stops cover the truth at least 95% of the time, whenever it stops.
 
 Key metrics: the sweep's target at every point; in comparisons, every variant's paired difference
-from the baseline on `metric`; in round-robins, every pairing's head-to-head share; otherwise every
-seat's (or team's) win share. Precision is in points for shares, else in the metric's own unit.
+from the baseline on `metric`; in round-robins, every pairing's head-to-head share; in ladders, every
+rung's win share; otherwise every seat's (or team's) win share. Precision is in points for shares, else in the metric's own unit.
 """
 from __future__ import annotations
 
@@ -136,9 +136,10 @@ def key_intervals(sc, groups):
             bm = M.metric_for(sc.game, base.players, base.rotations, sc.stop.metric)
             out.append((f"{g.label} vs {base.label}, {m.label}", *M.diff_ci(m, g.summary, g.rotations, base.summary,
                                                                    base.rotations, base_metric=bm), m))
-    elif kind == "round_robin":
+    elif kind in ("round_robin", "ladder"):  # a pairing's head-to-head share, a rung's share
         for g in groups:
-            m = M.Metric("head_to_head", "head-to-head share", "pcredit_0", scale=1 / M.CREDIT, percent=True)
+            m = M.Metric("policy_share_0", "win share of the policy of seat 0", "pcredit_0", scale=1 / M.CREDIT,
+                         percent=True)
             out.append((g.label, *M.value_ci(m, g.summary, g.rotations), m))
     else:
         for g in groups:

@@ -134,6 +134,16 @@ CASES = [
     (RR.replace('{policy = "random"}', '{policy = "random", label = ""}'), [], 'policies[1].label = ""'),
     (RR + '[seats.0]\nbluff = 0.3\n', [], "seats = "),
     (RR + 'rotate_seats = false\n', [], "rotate_seats = false"),
+    # skill ladders
+    (NOIZE + "ladder = 3\n", [], "ladder = 3"),
+    (NOIZE + "[ladder]\nrungz = []\n", [], "ladder.rungz = []: unknown key"),
+    (NOIZE + '[ladder]\nrungs = [{policy = "random"}]\n', [], "ladder.rungs = "),
+    (NOIZE + '[ladder]\nrungs = [{policy = "random"}, {policy = "threshold", bluff = 2}]\n', [], "ladder.rungs[1].bluff = 2"),
+    (NOIZE + '[ladder]\nfield = {policy = "smart"}\n', [], 'ladder.field.policy = "smart"'),
+    (NOIZE + '[ladder]\n[all_seats]\npolicy = "random"\n', [], "a ladder seats its rungs and its field itself"),
+    (NOIZE + '[ladder]\n[sweep]\nx = {path = "players", values = [2, 3]}\n', [], "a ladder combines with [[variants]] only"),
+    (None, ["ladder", "chess"], "GAME"),
+    (None, ["ladder", "noize", "--players", "9"], "--players: players = 9"),
     # adaptive stopping
     (NOIZE + "stop = 3\n", [], "stop = 3"),
     (NOIZE + "[stop]\nprecision = 0.5\n", [], "stop.max_games = (missing)"),

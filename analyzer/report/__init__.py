@@ -21,9 +21,10 @@ def signal_name(signum):
     return signal.Signals(signum).name
 
 
-def default_dir(sc, root="reports"):
+def default_dir(sc, root="reports", name=None):
+    """reports/<scenario file name (or name)>-<time>"""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path(root) / f"{slug(Path(sc.source).stem)}-{stamp}"
+    return Path(root) / f"{slug(name or Path(sc.source).stem)}-{stamp}"
 
 
 class OutError(Exception):

@@ -13,9 +13,9 @@ from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
-from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
+from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.runner import CREDIT
-from analyzer.stats import difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
+from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
 
 
 def comparison_sections(result, out):
@@ -24,6 +24,8 @@ def comparison_sections(result, out):
         return sweep_sections(result, out)
     if kind == "round_robin":
         return round_robin_sections(result, out)
+    if kind == "ladder":
+        return ladder_sections(result, out)
     return variant_sections(result, out)
 
 
@@ -340,3 +342,88 @@ def _pairings_table(result):
         b.append(Text(f"{labels[i]} and {labels[j]} are the same policy with the same parameters: their "
                       f"head-to-head share differs from 50% by chance only.", "warning"))
     return b
+
+
+def ladder_sections(result, out):
+    """The skill ladder: each rung's win share against the field, the skill number per variant (the
+    strongest rung's share minus an even share), and how each variant changes it (paired)."""
+    sc = result.scenario
+    comp = sc.comparison
+    rungs, variants = comp["rungs"], comp["variants"]
+    groups = result.groups
+    k = len(rungs)
+    by_variant = [groups[v * k:(v + 1) * k] for v in range(len(variants))]
+    field = seat_text_of(comp["field"])
+    b = [Heading("Skill ladder"),
+         Text(f"Each rung sat in one seat against a field of {field} in every other seat, on the very same deals, "
+              f"and every deal was played once in each rotation of the seats, so a rung's share does not depend "
+              f"on where it sat. An even share would mean playing well does not help.")]
+    margin = sc.margin
+
+    def share(g):
+        n = g.players
+        m = M.Metric("policy_share_0", "win share", "pcredit_0", scale=1 / CREDIT, percent=True)
+        return m, M.value_ci(m, g.summary, g.rotations), M.even_edge("skill", "skill", "pcredit_0", n)
+
+    # the strongest rung: the best measured share in the first variant, used for every variant (paired)
+    base_shares = [share(g)[1][0] for g in by_variant[0]]
+    top = int(np.nanargmax(base_shares))
+    series = []
+    for vname, vgroups in zip(variants, by_variant):
+        rows = []
+        vals = []
+        for label, g in zip(rungs, vgroups):
+            m, v, edge = share(g)
+            vals.append(v)
+            e = M.value_ci(edge, g.summary, g.rotations)
+            rows.append([label, seat_text(g.arms[0].seats[0]), ci_text(m, *v), ci_text(edge, *e)])
+        series.append((vname, [x[0] for x in vals], [x[1] for x in vals], [x[2] for x in vals]))
+        title = "Rungs" if len(variants) == 1 else f"Rungs — {vname}"
+        b.append(Heading(title, 3))
+        b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
+                       f"{vgroups[0].players} players: an even share is {pct(1 / vgroups[0].players)}."))
+    even = 1 / by_variant[0][0].players
+    path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
+                              "win share (%)", reference=even, ref_label="even share",
+                              groups=series if len(variants) > 1 else [("", *series[0][1:])])
+    b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "
+                          "dashed line is an even share."))
+    b.append(Heading("How much skill matters", 3))
+    for vname, vgroups in zip(variants, by_variant):
+        g = vgroups[top]
+        m, (v, lo, hi), edge = share(g)
+        d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
+        who = f"{vname}: " if len(variants) > 1 else ""
+        if math.isnan(dlo):
+            words = "too few games for an interval"
+        elif dlo > margin:
+            words = "skill matters"
+        elif dhi < margin:
+            words = "skill hardly matters" if dlo > 0 else "no detectable value of skill"
+        else:
+            words = "skill may matter (more games would tell)"
+        b.append(Text(f"{who}{words}: the best player ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
+                      f"against an even {pct(1 / g.players)}: skill number {100 * d:+.1f} points (95% CI "
+                      f"{100 * dlo:+.1f} to {100 * dhi:+.1f}).", "verdict"))
+    base_top = by_variant[0][top]
+    for vname, vgroups in list(zip(variants, by_variant))[1:]:
+        g = vgroups[top]
+        _, _, edge = share(g)
+        d, lo, hi = M.diff_ci(edge, g.summary, g.rotations, base_top.summary, base_top.rotations,
+                              base_metric=share(base_top)[2])
+        if math.isnan(lo):
+            continue
+        if lo > 0 or hi < 0:
+            change = f"{'raises' if d > 0 else 'lowers'} the value of skill by {abs(100 * d):.1f} points"
+        else:
+            change = f"does not detectably change the value of skill ({100 * d:+.1f} points)"
+        b.append(Text(f"{vname} {change}, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f} "
+                      f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).", "verdict"))
+    b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
+    b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
+    return b
+
+
+def seat_text_of(spec):
+    params = ", ".join(f"{k} = {toml_value(v)}" for k, v in spec.items() if k != "policy")
+    return spec["policy"] + (f" ({params})" if params else "")
