@@ -85,10 +85,10 @@ def margin_words(lo, hi, margin, unit_fmt):
         return f"larger than the practical margin of {m}: it matters"
     if -margin <= lo and hi <= margin:
         if lo > 0 or hi < 0:
-            return f"real, but within the practical margin of {m}: too small to matter"
+            return f"but within the practical margin of {m}: too small to matter"
         return f"within the practical margin of {m} either way: no difference that matters"
     if lo > 0 or hi < 0:
-        return f"real, and possibly beyond the practical margin of {m}: more games would tell"
+        return f"possibly beyond the practical margin of {m}: more games would tell"
     return (f"the interval still reaches beyond the practical margin of {m}, so a difference that matters is not "
             f"ruled out; more games would tell")
 

@@ -62,8 +62,8 @@ def _comparable(result):
     for m in _common_metrics(result):
         if m.key.startswith(("win_share_", "policy_share_", "team_share_")) and not same_players:
             continue
-        if m.key == "no_winner" and not any(g.summary.s("no_winner") for g in result.groups):
-            continue
+        if all(g.summary.s(m.num) == 0 for g in result.groups):
+            continue  # nothing to compare: e.g. no stall, no shared win, a human-error option left off
         keep.append(m)
     return keep
 
@@ -132,8 +132,14 @@ def variant_sections(result, out):
                    f"if nothing changed; {flagged} do. 'Real after Holm' holds the chance of any false alarm in the "
                    f"whole table at 5%. 'Matters' (win shares only): the whole interval lies beyond the practical "
                    f"margin of {100 * margin:g} points (yes), within it (no), or straddles it (maybe)."))
+    # a seat's (team's, policy's) share that changed for real, even after Holm: said in words too
+    for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
+        if keep and m.key.startswith(("win_share_", "team_share_", "policy_share_")):
+            verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi, m.fmt_diff,
+                                               margin=margin))
     for v in verdicts:
         b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
+    b += _small_distributions(result)
     # plots side by side
     edge = next(m for m in metrics if m.key == "first_player_edge")
     vals = [value(result, g, edge) for g in groups]
@@ -170,6 +176,28 @@ def variant_sections(result, out):
     b.append(Table(["variant", "5th pct", "25th pct", "median", "75th pct", "95th pct"], rows))
     b.append(Heading(f"Baseline in detail: {base.label}"))
     b += group_sections(result, base, out, prefix=base.label)
+    return b
+
+
+def _small_distributions(result):
+    """For the game's histogram metrics with few values (e.g. the interval played): the share of games
+    of each value, variant by variant."""
+    from analyzer.games.base import Histogram
+
+    b = []
+    for decl in result.scenario.game.metrics:
+        if not isinstance(decl, Histogram) or decl.column == "length":
+            continue
+        hists = [g.summary.hists.get(decl.column) for g in result.groups]
+        if any(h is None for h in hists):
+            continue
+        values = sorted({v for h in hists for v in np.flatnonzero(h)})
+        if not 1 < len(values) <= 12:
+            continue
+        rows = [[g.label] + [f"{100 * h[v] / h.sum():.1f}%" if v < len(h) else "0.0%" for v in values]
+                for g, h in zip(result.groups, hists)]
+        b += [Heading(f"{decl.label} by variant", 3),
+              Table(["variant"] + [str(v) for v in values], rows, "Share of games with each value.")]
     return b
 
 
