@@ -21,6 +21,8 @@ CASES = {
     "noize: 4 random players": {"game": "noize", "players": 4, "all_seats": {"policy": "random"}},
     "bards: greedy split + greedy play": {"game": "bards", "players": 2,
                                          "all_seats": {"policy": "greedy", "play": "greedy"}},
+    "fightsong: 4 greedy players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"}},
+    "fightsong: 4 team players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "team"}},
     "bards: random": {"game": "bards", "players": 2,
                       "all_seats": {"policy": "random", "play": "random", "choose": "random", "setup": "random"}},
 }
@@ -62,7 +64,8 @@ def run_bench(games=1_000_000, only=None):
     if only and "start" not in only:
         return
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
-    for game, scenario in (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml")):
+    for game, scenario in (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml"),
+                           ("fightsong", "fightsong-4p.toml")):
         if game not in game_names():
             continue
         with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:

@@ -1,0 +1,180 @@
+"""Fight Song decisions (numba): which card to play on which free corner, and whom to battle.
+
+Every policy sees only what a player sees: its own cards (both its regular hand and, in a Fight Song
+round, its Fight Song hand), the card being played on (Activity or Fight Song card), the cards already
+on it, the hand sizes and the scores. The `team` and `blocker` policies estimate what a player still
+to play could score on the corners left, from the cards it cannot see (the whole Game Play deck minus
+its own cards and the cards on the table; it does not remember earlier hands): a hand of h cards
+drawn from those U unseen cards scores at least s on some free corner unless it holds none of the m_s
+unseen cards that would; the expected best score is the sum over s = 1, 2, 3 of
+1 - C(U - m_s, h) / C(U, h).
+"""
+import math
+
+import numpy as np
+from numba import njit
+
+from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
+from analyzer.games.fightsong.state import (
+    O_BESTF, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_N, hc_at, hn_at, team_of)
+from analyzer.rng import below
+
+P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
+# par columns
+PB_BATTLE, PB_PARTNER, PB_OPPONENT, PB_BLOCK = 0, 1, 2, 3
+N_PAR = 4
+BATTLE_CHOICES = ("leader", "weakest", "random")
+BATTLE_LEADER, BATTLE_WEAKEST, BATTLE_RANDOM = 0, 1, 2
+EPS = 1e-9
+
+
+def log_factorials(d):
+    """lf[x] = log(x!) for x = 0..d (the policies' hypergeometric look-ups)."""
+    lf = np.zeros(d + 1, dtype=np.float64)
+    for x in range(2, d + 1):
+        lf[x] = lf[x - 1] + math.log(x)
+    return lf
+
+
+@njit(cache=True, inline="always")
+def nohit(lf, unseen, m, h):
+    """P(h cards drawn from `unseen` hold none of m given ones) = C(unseen - m, h) / C(unseen, h)."""
+    if m == 0:
+        return 1.0
+    if h > unseen - m:
+        return 0.0
+    return math.exp(lf[unseen - m] - lf[unseen - m - h] - lf[unseen] + lf[unseen - h])
+
+
+@njit(cache=True, inline="always")
+def expected_best(lf, unseen, m1, m2, m3, h):
+    """Expected best score of a player holding h unseen cards, where m_s unseen cards score >= s."""
+    return 3.0 - nohit(lf, unseen, m1, h) - nohit(lf, unseen, m2, h) - nohit(lf, unseen, m3, h)
+
+
+@njit(cache=True, inline="always")
+def decide(st, hand, gp_kind, score, vers, cval, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays):
+    """The (kind, corner) seat plays as play j of the board's nplays (st[O_SEQ..] holds who plays)."""
+    n = st[S_N]
+    p = pol[seat]
+    if p == P_SCRIPT:  # tests: par[seat, k] = kind * 4 + corner of its k-th decision
+        mv = np.int64(par[seat, st[O_MOVES + seat]])
+        st[O_MOVES + seat] += 1
+        return mv // 4, mv % 4
+    if p == P_RANDOM:  # uniform over the cards held, then uniform over the free corners
+        slot = below(rng, 1 + seat, st[hn_at(layer, seat)])
+        kind = gp_kind[hand[layer, seat, slot]]
+        n_free = 0
+        for c in range(N_CORNERS):
+            if st[O_TCARD + c] < 0:
+                n_free += 1
+        r = below(rng, 1 + seat, n_free)
+        for c in range(N_CORNERS):
+            if st[O_TCARD + c] < 0:
+                if r == 0:
+                    return kind, c
+                r -= 1
+        return kind, -1  # unreachable: a board is played only while a corner is free
+    looks_ahead = p == P_TEAM or p == P_BLOCKER
+    unseen = 0
+    own_later = False
+    my_team = team_of(seat, n)
+    if looks_ahead:
+        for k in range(N_KINDS):
+            st[O_UNSEEN + k] = deck_k[k] - st[hc_at(0, seat, k)] - st[hc_at(1, seat, k)]
+        for c in range(N_CORNERS):
+            if st[O_TCARD + c] >= 0:
+                st[O_UNSEEN + gp_kind[st[O_TCARD + c]]] -= 1
+        for k in range(N_KINDS):
+            unseen += st[O_UNSEEN + k]
+        for jj in range(j + 1, nplays):
+            if st[O_SEQ + jj] == seat:
+                own_later = True
+    best_v = -1e18
+    best_k = -1
+    best_c = -1
+    for c in range(N_CORNERS):
+        if st[O_TCARD + c] >= 0:
+            continue
+        adj = 0.0  # what the players still to play could make of the corners left, weighed
+        if looks_ahead:
+            m1 = 0  # unseen cards that could score >= 1 (>= 2, 3) on a corner left free
+            m2 = 0
+            m3 = 0
+            for k in range(N_KINDS):
+                b = 0
+                for c2 in range(N_CORNERS):
+                    if c2 != c and st[O_TCARD + c2] < 0 and score[board, c2, k] > b:
+                        b = score[board, c2, k]
+                st[O_BESTF + k] = b
+                u = st[O_UNSEEN + k]
+                if b >= 1:
+                    m1 += u
+                if b >= 2:
+                    m2 += u
+                if b >= 3:
+                    m3 += u
+            for jj in range(j + 1, nplays):
+                r = st[O_SEQ + jj]
+                if r == seat:
+                    continue
+                e = expected_best(lf, unseen, m1, m2, m3, st[hn_at(layer, r)])
+                if p == P_TEAM:
+                    if team_of(r, n) == my_team:
+                        adj += par[seat, PB_PARTNER] * e
+                    else:
+                        adj -= par[seat, PB_OPPONENT] * e
+                elif team_of(r, n) != my_team:  # blocker: the next opponent only
+                    adj -= par[seat, PB_BLOCK] * e
+                    break
+        for k in range(N_KINDS):
+            held = st[hc_at(layer, seat, k)]
+            if held == 0:
+                continue
+            v = score[board, c, k] + adj
+            if own_later and p == P_TEAM:  # 2 players: its own second card on the corners left
+                bo = 0
+                for k2 in range(N_KINDS):
+                    left = st[hc_at(layer, seat, k2)] - (1 if k2 == k else 0)
+                    if left > 0 and st[O_BESTF + k2] > bo:
+                        bo = st[O_BESTF + k2]
+                v += par[seat, PB_PARTNER] * bo
+            better = False
+            if v > best_v + EPS:
+                better = True
+            elif v > best_v - EPS:
+                # ties: keep the more versatile card, then leave the corners worth more to others
+                if vers[k] < vers[best_k]:
+                    better = True
+                elif vers[k] == vers[best_k] and cval[board, c] < cval[board, best_c]:
+                    better = True
+            if better:
+                best_v = v
+                best_k = k
+                best_c = c
+    return best_k, best_c
+
+
+@njit(cache=True, inline="always")
+def total(st, team):
+    return st[O_TPTS + team] + st[O_TEXTRA + team]
+
+
+@njit(cache=True)
+def choose_battle(st, pol, par, rng, chooser):
+    """3 players, one eligible player: the opponent she battles (the next two seats clockwise)."""
+    a = (chooser + 1) % 3
+    b = (chooser + 2) % 3
+    if pol[chooser] == P_SCRIPT:
+        mv = np.int64(par[chooser, st[O_MOVES + chooser]])
+        st[O_MOVES + chooser] += 1
+        return mv
+    rule = np.int64(par[chooser, PB_BATTLE])
+    if rule == BATTLE_RANDOM:
+        return a if below(rng, 1 + chooser, 2) == 0 else b
+    ta = total(st, a)
+    tb = total(st, b)
+    if rule == BATTLE_LEADER:
+        return b if tb > ta else a
+    return b if tb < ta else a
+
