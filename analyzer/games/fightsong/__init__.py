@@ -64,7 +64,7 @@ def encode(rules, seats):
         par[i, P.PB_BLOCK] = float(s.params.get("block_weight", 0.0))
     enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
                      np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
-                     cval, P.log_factorials(deck.n_gp), copies, pol, par))
+                     cval, P.greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
     enc.deck = deck
     return enc
 

@@ -18,7 +18,7 @@ from analyzer.games.fightsong.state import (
     EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD, EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST,
     FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
-    S_HANDS, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
+    S_FREE, S_HANDS, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
 
@@ -84,35 +84,38 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 
 @njit(cache=True)
-def play_board(st, hand, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, tr, on, board, layer, nplays):
+def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer, nplays):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play)."""
     n = st[S_N]
     for c in range(N_CORNERS):
         st[O_TCARD + c] = -1
         st[O_TSEAT + c] = -1
+    st[S_FREE] = (1 << N_CORNERS) - 1
     for t in range(MAXP):
         st[O_TSC + t] = -1
     for j in range(nplays):
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
     for j in range(nplays):
         seat = st[O_SEQ + j]
-        kind, corner = decide(st, hand, gp_kind, score, vers, cval, lf, deck_k, pol, par, rng, board, layer, seat,
+        kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat,
                               j, nplays)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
+        st[S_FREE] &= ~(1 << corner)
         h = how[board, corner, kind]
         pts = score[board, corner, kind]
         st[O_PL + j] = card
         st[O_PLC + j] = corner
         st[O_PLH + j] = h
         st[O_TSC + team_of(seat, n)] += pts
-        emit(st, tr, on, EV_PLAY, seat, card, kind, corner, h, pts, board, layer, j, st[hn_at(layer, seat)], 0)
+        if on:
+            emit(st, tr, on, EV_PLAY, seat, card, kind, corner, h, pts, board, layer, j, st[hn_at(layer, seat)], 0)
 
 
 @njit(cache=True)
-def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, tr, on,
+def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
                      n_act, kind, init_mask, part_mask):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
@@ -140,7 +143,8 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, 
         if (part_mask >> s) & 1:
             st[O_SEQ + nplays] = s
             nplays += 1
-    emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter, 0, 0, 0, 0, 0, 0, 0)
+    if on:
+        emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter, 0, 0, 0, 0, 0, 0, 0)
     deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
     outcome = FSO_NO_POINT
     winner = -1
@@ -150,8 +154,9 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, 
             deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA), tr, on)
         board = n_act + take(st, rg, STK_FS)
         hands += 1
-        emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
-        play_board(st, hand, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, tr, on, board, np.int64(1),
+        if on:
+            emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, np.int64(1),
                    nplays)
         best = -1
         n_best = 0
@@ -173,8 +178,9 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, 
             outcome = FSO_NO_POINT
         else:
             outcome = FSO_TIE
-        ek = emit(st, tr, on, EV_FS_SCORE, k, outcome, winner if n_best == 1 else -1, board, 0, 0, 0, 0, 0, 0, 0)
-        team_list(st, tr, ek, O_TSC, nt, 0)
+        if on:
+            ek = emit(st, tr, on, EV_FS_SCORE, k, outcome, winner if n_best == 1 else -1, board, 0, 0, 0, 0, 0, 0, 0)
+            team_list(st, tr, ek, O_TSC, nt, 0)
         # the Fight Song hand's cards go to the bottom of their stacks
         for j in range(nplays):
             put_bottom(st, rg, STK_GP, st[O_PL + j])
@@ -190,7 +196,9 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, 
         if outcome != FSO_TIE:
             break
     # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from seat 0
-    ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    ek = -1
+    if on:
+        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     back = 0
     for s in range(n):
         if (part_mask >> s) & 1:
@@ -203,15 +211,16 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, 
                 back += 1
     if ek >= 0:
         tr[ek, 3] = back
-    ek = emit(st, tr, on, EV_FS_END, kind, outcome, winner if outcome == FSO_WON else -1, hands, 0, 0, 0, 0, 0, 0,
-              0)
-    team_list(st, tr, ek, O_TEXTRA, nt, 0)
-    team_list(st, tr, ek, O_TPTS, nt, nt)
+    if on:
+        ek = emit(st, tr, on, EV_FS_END, kind, outcome, winner if outcome == FSO_WON else -1, hands, 0, 0, 0, 0, 0,
+                  0, 0)
+        team_list(st, tr, ek, O_TEXTRA, nt, 0)
+        team_list(st, tr, ek, O_TPTS, nt, nt)
     return outcome, winner, hands
 
 
 @njit(cache=True)
-def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, out, tr, on):
+def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
     """Play a game from the stacks already in rg (state after init_state and the shuffles). Returns the
     number of trace events written, or -1 if the trace buffer was too small."""
     n = rules[R_PLAYERS]
@@ -240,7 +249,8 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
         hand_no = st[S_HANDS]
         starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
         board = take(st, rg, STK_ACT)
-        emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], 0, 0, 0, 0, 0, 0, 0)
+        if on:
+            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], 0, 0, 0, 0, 0, 0, 0)
         if n == 2:  # alternately, one card at a time, two cards each
             nplays = 4
             for j in range(4):
@@ -249,7 +259,7 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
             nplays = n
             for j in range(n):
                 st[O_SEQ + j] = (starter + j) % n
-        play_board(st, hand, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, tr, on, board, np.int64(0),
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, np.int64(0),
                    nplays)
         # record the hand's points
         for j in range(nplays):
@@ -278,11 +288,12 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
             st[O_TCROSS + t] = crossed
             st[O_XSNAP + t] = st[O_TEXTRA + t]
         st[S_HANDS] = hand_no + 1
-        ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        team_list(st, tr, ek, O_TSC, nt, 0)
-        team_list(st, tr, ek, O_TPTS, nt, nt)
-        team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
-        team_list(st, tr, ek, O_TPEND, nt, 3 * nt)
+        if on:
+            ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            team_list(st, tr, ek, O_TSC, nt, 0)
+            team_list(st, tr, ek, O_TPTS, nt, nt)
+            team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
+            team_list(st, tr, ek, O_TPEND, nt, 3 * nt)
         # Fight Song rounds: one per opportunity; a round serves every team that has one pending
         while True:
             init_mask = np.int64(0)
@@ -302,11 +313,12 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
                         chooser += 1
                     opponent = choose_battle(st, pol, par, rng, chooser)
                     rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
-                    emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
+                    if on:
+                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
                     part_mask = (1 << chooser) | (1 << opponent)
                 else:
                     part_mask = init_mask  # in 3 players a team is a seat
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k, pol,
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
                                                       par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
                                                       init_mask, part_mask)
             out[g + G_FS_ROUNDS] += 1
@@ -356,7 +368,7 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
                 for s in range(n):
                     if (tied >> team_of(s, n)) & 1:
                         part |= 1 << s
-                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, lf, deck_k,
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
                                                           pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
                                                           tied, part)
                 out[g + G_TB_ROUNDS] += 1
@@ -406,9 +418,10 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, p
             won_on_extra = 1
     out[g + G_MARGIN] = first - second
     out[g + G_WON_ON_EXTRA] = won_on_extra
-    ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS], n_win, 0, 0, 0, 0, 0, 0, 0)
-    team_list(st, tr, ek, O_TPTS, nt, 0)
-    team_list(st, tr, ek, O_TEXTRA, nt, nt)
+    if on:
+        ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS], n_win, 0, 0, 0, 0, 0, 0, 0)
+        team_list(st, tr, ek, O_TPTS, nt, 0)
+        team_list(st, tr, ek, O_TEXTRA, nt, nt)
     if on and st[S_OVF] != 0:
         return -1
     return st[S_NE]
@@ -423,7 +436,7 @@ def shuffle_stacks(st, rg, rng):
 
 
 @njit(cache=True)
-def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, lf, deck_k, pol,
+def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
               par, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
     Returns the number of events written (-1 if the trace buffer was too small)."""
@@ -433,14 +446,14 @@ def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, sc
     init_state(st, rg, order_gp, order_act, order_fs, n)
     if rules[R_STACKED] == 0:
         shuffle_stacks(st, rg, rng)
-    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, out, trace, trace_on)
+    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of state arrays
 
 
 @njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, lf,
+def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
                deck_k, pol, par, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
     reusing one set of state arrays and random state (re-keyed for every game)."""
@@ -454,15 +467,15 @@ def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, g
         init_state(st, rg, order_gp, order_act, order_fs, n)
         if rules[R_STACKED] == 0:
             shuffle_stacks(st, rg, rng)
-        run(st, rg, hand, rules, gp_kind, how, score, vers, cval, lf, deck_k, pol, par, rng, out[i], dummy, off)
+        run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i], dummy, off)
 
 
 @njit(cache=True, parallel=True)
-def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, lf, deck_k, pol,
+def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
           par, out):
     ng = out.shape[0]
     nch = (ng + CHUNK - 1) // CHUNK
     for c in prange(nch):
         lo = c * CHUNK
         play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, order_gp, order_act, order_fs, gp_kind, how,
-                   score, vers, cval, lf, deck_k, pol, par, out)
+                   score, vers, cval, gtab, lf, deck_k, pol, par, out)

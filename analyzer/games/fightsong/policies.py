@@ -16,7 +16,7 @@ from numba import njit
 
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    O_BESTF, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_N, hc_at, hn_at, team_of)
+    MAXP, O_BESTF, O_HM, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_FREE, S_N, hc_at, hn_at, team_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
@@ -53,14 +53,57 @@ def expected_best(lf, unseen, m1, m2, m3, h):
 
 
 @njit(cache=True, inline="always")
-def decide(st, hand, gp_kind, score, vers, cval, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays):
+def script_move(st, par, seat):
+    """Tests: the next scripted decision of seat (-1 when its script has run out)."""
+    k = st[O_MOVES + seat]
+    st[O_MOVES + seat] = k + 1
+    if k >= par.shape[1]:
+        return np.int64(-1)
+    return np.int64(par[seat, k])
+
+
+@njit(cache=True)
+def greedy_table(score, vers, cval):
+    """best[board, free corners (bits), kinds held (bits)] = kind * 4 + corner of the greedy play: the
+    highest score; ties: the least versatile kind, then the corner worth least to the deck, then the
+    lowest corner and kind (-1 where nothing can be played). A greedy decision is one look-up."""
+    n_boards = score.shape[0]
+    best = np.full((n_boards, 1 << N_CORNERS, 1 << N_KINDS), -1, dtype=np.int8)
+    for b in range(n_boards):
+        for free in range(1, 1 << N_CORNERS):
+            for held in range(1, 1 << N_KINDS):
+                bv = -1
+                bk = -1
+                bc = -1
+                for c in range(N_CORNERS):
+                    if not (free >> c) & 1:
+                        continue
+                    for k in range(N_KINDS):
+                        if not (held >> k) & 1:
+                            continue
+                        v = score[b, c, k]
+                        if (v > bv or (v == bv and (vers[k] < vers[bk] or (vers[k] == vers[bk]
+                                                                          and cval[b, c] < cval[b, bc])))):
+                            bv = v
+                            bk = k
+                            bc = c
+                best[b, free, held] = bk * 4 + bc
+    return best
+
+
+@njit(cache=True, inline="always")
+def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays):
     """The (kind, corner) seat plays as play j of the board's nplays (st[O_SEQ..] holds who plays)."""
     n = st[S_N]
     p = pol[seat]
-    if p == P_SCRIPT:  # tests: par[seat, k] = kind * 4 + corner of its k-th decision
-        mv = np.int64(par[seat, st[O_MOVES + seat]])
-        st[O_MOVES + seat] += 1
-        return mv // 4, mv % 4
+    if p == P_SCRIPT:  # tests: par[seat, k] = kind * 4 + corner of its k-th decision; -1 or none left: greedy
+        mv = script_move(st, par, seat)
+        if mv >= 0:
+            return mv // 4, mv % 4
+        p = P_GREEDY
+    if p == P_GREEDY:
+        mv = gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]]
+        return np.int64(mv >> 2), np.int64(mv & 3)
     if p == P_RANDOM:  # uniform over the cards held, then uniform over the free corners
         slot = below(rng, 1 + seat, st[hn_at(layer, seat)])
         kind = gp_kind[hand[layer, seat, slot]]
@@ -165,11 +208,12 @@ def choose_battle(st, pol, par, rng, chooser):
     """3 players, one eligible player: the opponent she battles (the next two seats clockwise)."""
     a = (chooser + 1) % 3
     b = (chooser + 2) % 3
-    if pol[chooser] == P_SCRIPT:
-        mv = np.int64(par[chooser, st[O_MOVES + chooser]])
-        st[O_MOVES + chooser] += 1
-        return mv
     rule = np.int64(par[chooser, PB_BATTLE])
+    if pol[chooser] == P_SCRIPT:  # tests: the seat to battle; -1 or none left: the leader
+        mv = script_move(st, par, chooser)
+        if mv >= 0:
+            return mv
+        rule = BATTLE_LEADER
     if rule == BATTLE_RANDOM:
         return a if below(rng, 1 + chooser, 2) == 0 else b
     ta = total(st, a)

@@ -47,7 +47,9 @@ O_HN = 104  # hand sizes, layer x seat (8)
 O_HC = 112  # kinds held, (layer x seat) x kind (72)
 O_XSNAP = 184  # per team: extra points before the current hand's Fight Song rounds
 O_BESTF = 188  # per kind: the best score it could make on the corners left free (a decision's scratch)
-ST_SIZE = 200
+O_HM = 197  # kinds held (bit k: at least one card of kind k), layer x seat (8)
+S_FREE = 205  # the board's free corners (bit c: corner c is free)
+ST_SIZE = 206
 
 # trace events: column 0 is the code, columns 1..11 fields, TRACE_FIXED.. a list (cards or per-team values)
 EV_DECK, EV_DEAL, EV_HAND, EV_PLAY, EV_RECORD, EV_FS_ROUND, EV_BATTLE, EV_FS_HAND, EV_FS_SCORE, EV_FS_END, \
@@ -107,7 +109,9 @@ def hand_add(st, hand, gp_kind, layer, seat, card):
     i = st[hn_at(layer, seat)]
     hand[layer, seat, i] = card
     st[hn_at(layer, seat)] = i + 1
-    st[hc_at(layer, seat, gp_kind[card])] += 1
+    kind = gp_kind[card]
+    st[hc_at(layer, seat, kind)] += 1
+    st[O_HM + layer * MAXP + seat] |= 1 << kind
 
 
 @njit(cache=True, inline="always")
@@ -122,6 +126,8 @@ def hand_remove_kind(st, hand, gp_kind, layer, seat, kind):
         hand[layer, seat, j] = hand[layer, seat, j + 1]
     st[hn_at(layer, seat)] = n - 1
     st[hc_at(layer, seat, kind)] -= 1
+    if st[hc_at(layer, seat, kind)] == 0:
+        st[O_HM + layer * MAXP + seat] &= ~(1 << kind)
     return card
 
 
