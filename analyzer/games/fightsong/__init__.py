@@ -24,13 +24,15 @@ POLICIES = (
            "that score well on many corners), then take the corner worth least to the other cards",
            (_battle("leader"),)),
     Policy("team", P.P_TEAM,
-           "greedy, plus what the players still to play this hand could make of the corners it leaves: "
-           "partner_weight x its partner's expected best score (2 players: its own second card's best) minus "
-           "opponent_weight x each opponent's, estimated from the cards it cannot see",
+           "its score now plus partner_weight x what its partner, still to play this hand, can expect to score "
+           "on the corners left, minus opponent_weight x what each opponent still to play can (2 players: plus "
+           "its own second card's best); the later players are taken in turn, each using up the corner worth "
+           "most to a random card it cannot see",
            (Param("partner_weight", "float", 1.0,
                   "weight of what its partner (2 players: its own second card) can still score this hand", 0.0, 3.0),
-            Param("opponent_weight", "float", 0.5,
-                  "weight of what each opponent still to play this hand can score", 0.0, 3.0),
+            Param("opponent_weight", "float", 1.0,
+                  "weight of what each opponent still to play this hand can score (1 with partner_weight 1: the "
+                  "expected margin)", 0.0, 3.0),
             _battle("leader"))),
     Policy("blocker", P.P_BLOCKER,
            "greedy minus block_weight x the expected best score of the next opponent to play this hand on the "

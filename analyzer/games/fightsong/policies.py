@@ -2,12 +2,13 @@
 
 Every policy sees only what a player sees: its own cards (both its regular hand and, in a Fight Song
 round, its Fight Song hand), the card being played on (Activity or Fight Song card), the cards already
-on it, the hand sizes and the scores. The `team` and `blocker` policies estimate what a player still
-to play could score on the corners left, from the cards it cannot see (the whole Game Play deck minus
-its own cards and the cards on the table; it does not remember earlier hands): a hand of h cards
-drawn from those U unseen cards scores at least s on some free corner unless it holds none of the m_s
-unseen cards that would; the expected best score is the sum over s = 1, 2, 3 of
-1 - C(U - m_s, h) / C(U, h).
+on it, the hand sizes and the scores. The `team` and `blocker` policies estimate what the players
+still to play this board could score on the corners left, from the cards they cannot see (the whole
+Game Play deck minus their own cards and the cards on the table; no memory of earlier hands): a hand
+of h cards drawn from those U unseen cards scores at least s on some corner left unless it holds none
+of the m_s unseen cards that would, so its expected best score is the sum over s = 1, 2, 3 of
+1 - C(U - m_s, h) / C(U, h). The later players are taken in turn, each using up the corner a random
+unseen card scores most on, so a player late in the order sees fewer corners.
 """
 import math
 
@@ -16,7 +17,7 @@ from numba import njit
 
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, O_BESTF, O_HM, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_FREE, S_N, hc_at, hn_at, team_of)
+    MAXP, O_HM, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_FREE, S_N, hc_at, hn_at, team_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
@@ -92,6 +93,44 @@ def greedy_table(score, vers, cval):
 
 
 @njit(cache=True, inline="always")
+def expected_best_on(st, score, lf, board, corners, unseen, h):
+    """Expected best score of a hand of h cards drawn from the unseen ones (counts in st[O_UNSEEN..]) on
+    the corners in the bit set `corners`."""
+    m1 = 0  # unseen cards that could score >= 1 (>= 2, >= 3) on one of those corners
+    m2 = 0
+    m3 = 0
+    for k in range(N_KINDS):
+        b = 0
+        for c in range(N_CORNERS):
+            if (corners >> c) & 1 and score[board, c, k] > b:
+                b = score[board, c, k]
+        u = st[O_UNSEEN + k]
+        if b >= 1:
+            m1 += u
+        if b >= 2:
+            m2 += u
+        if b >= 3:
+            m3 += u
+    return expected_best(lf, unseen, m1, m2, m3, h)
+
+
+@njit(cache=True, inline="always")
+def likeliest_corner(st, score, board, corners):
+    """The corner of the bit set a random unseen card scores most on (ties: the lowest)."""
+    best = -1
+    best_c = -1
+    for c in range(N_CORNERS):
+        if (corners >> c) & 1:
+            v = 0
+            for k in range(N_KINDS):
+                v += st[O_UNSEEN + k] * score[board, c, k]
+            if v > best:
+                best = v
+                best_c = c
+    return best_c
+
+
+@njit(cache=True, inline="always")
 def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays):
     """The (kind, corner) seat plays as play j of the board's nplays (st[O_SEQ..] holds who plays)."""
     n = st[S_N]
@@ -118,50 +157,35 @@ def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng
                     return kind, c
                 r -= 1
         return kind, -1  # unreachable: a board is played only while a corner is free
-    looks_ahead = p == P_TEAM or p == P_BLOCKER
+    # team / blocker: look at the players still to play this board
     unseen = 0
-    own_later = False
     my_team = team_of(seat, n)
-    if looks_ahead:
-        for k in range(N_KINDS):
-            st[O_UNSEEN + k] = deck_k[k] - st[hc_at(0, seat, k)] - st[hc_at(1, seat, k)]
-        for c in range(N_CORNERS):
-            if st[O_TCARD + c] >= 0:
-                st[O_UNSEEN + gp_kind[st[O_TCARD + c]]] -= 1
-        for k in range(N_KINDS):
-            unseen += st[O_UNSEEN + k]
-        for jj in range(j + 1, nplays):
-            if st[O_SEQ + jj] == seat:
-                own_later = True
+    for k in range(N_KINDS):
+        st[O_UNSEEN + k] = deck_k[k] - st[hc_at(0, seat, k)] - st[hc_at(1, seat, k)]
+    for c in range(N_CORNERS):
+        if st[O_TCARD + c] >= 0:
+            st[O_UNSEEN + gp_kind[st[O_TCARD + c]]] -= 1
+    for k in range(N_KINDS):
+        unseen += st[O_UNSEEN + k]
     best_v = -1e18
     best_k = -1
     best_c = -1
     for c in range(N_CORNERS):
         if st[O_TCARD + c] >= 0:
             continue
-        adj = 0.0  # what the players still to play could make of the corners left, weighed
-        if looks_ahead:
-            m1 = 0  # unseen cards that could score >= 1 (>= 2, 3) on a corner left free
-            m2 = 0
-            m3 = 0
-            for k in range(N_KINDS):
-                b = 0
-                for c2 in range(N_CORNERS):
-                    if c2 != c and st[O_TCARD + c2] < 0 and score[board, c2, k] > b:
-                        b = score[board, c2, k]
-                st[O_BESTF + k] = b
-                u = st[O_UNSEEN + k]
-                if b >= 1:
-                    m1 += u
-                if b >= 2:
-                    m2 += u
-                if b >= 3:
-                    m3 += u
-            for jj in range(j + 1, nplays):
-                r = st[O_SEQ + jj]
-                if r == seat:
-                    continue
-                e = expected_best(lf, unseen, m1, m2, m3, st[hn_at(layer, r)])
+        # the later plays in order: each player's expected best on the corners left, then she is taken
+        # to use the corner a random unseen card scores most on
+        adj = 0.0
+        left = st[S_FREE] & ~(1 << c)
+        own_left = -1  # 2 players: the corners left when its own second card is played
+        for jj in range(j + 1, nplays):
+            if left == 0:
+                break
+            r = st[O_SEQ + jj]
+            if r == seat:
+                own_left = left
+            else:
+                e = expected_best_on(st, score, lf, board, left, unseen, st[hn_at(layer, r)])
                 if p == P_TEAM:
                     if team_of(r, n) == my_team:
                         adj += par[seat, PB_PARTNER] * e
@@ -170,17 +194,18 @@ def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng
                 elif team_of(r, n) != my_team:  # blocker: the next opponent only
                     adj -= par[seat, PB_BLOCK] * e
                     break
+            left &= ~(1 << likeliest_corner(st, score, board, left))
         for k in range(N_KINDS):
-            held = st[hc_at(layer, seat, k)]
-            if held == 0:
+            if st[hc_at(layer, seat, k)] == 0:
                 continue
             v = score[board, c, k] + adj
-            if own_later and p == P_TEAM:  # 2 players: its own second card on the corners left
+            if own_left > 0 and p == P_TEAM:  # its own second card (known) on the corners left then
                 bo = 0
                 for k2 in range(N_KINDS):
-                    left = st[hc_at(layer, seat, k2)] - (1 if k2 == k else 0)
-                    if left > 0 and st[O_BESTF + k2] > bo:
-                        bo = st[O_BESTF + k2]
+                    if st[hc_at(layer, seat, k2)] - (1 if k2 == k else 0) > 0:
+                        for c2 in range(N_CORNERS):
+                            if (own_left >> c2) & 1 and score[board, c2, k2] > bo:
+                                bo = score[board, c2, k2]
                 v += par[seat, PB_PARTNER] * bo
             better = False
             if v > best_v + EPS:

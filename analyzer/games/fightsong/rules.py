@@ -318,9 +318,12 @@ def resolve_rules(rules, n_players, source):
     hmax = max_hand(rules)
     need = n_players * (hmax + FS_DEAL)
     if deck.n_gp < need:
-        raise ScenarioError(str(path), "game_play", f"{deck.n_gp} cards",
-                            f"too few Game Play cards: {n_players} players need at least {n_players} x ({hmax} + "
-                            f"{FS_DEAL}) = {need} (hands of up to {hmax} cards, plus {FS_DEAL} each in a Fight Song round)")
+        key = "hand_size" if rules["hand_size"] >= rules["refill_at"] + rules["refill_cards"] else "refill_cards"
+        deck_name = "the default deck" if rules["deck_file"] == "default" else f"the deck {path}"
+        raise ScenarioError(source, f"rules.{key}", rules[key],
+                            f"too few Game Play cards: {n_players} players with hands of up to {hmax} cards, plus "
+                            f"{FS_DEAL} each in a Fight Song round, need {n_players} x ({hmax} + {FS_DEAL}) = {need}; "
+                            f"{deck_name} has {deck.n_gp}")
     return rules
 
 
