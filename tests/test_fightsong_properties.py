@@ -93,10 +93,15 @@ class Referee:
             assert ev[k] == v, f"{typ}.{k}: {ev[k]!r} != {v!r}"
         return ev
 
+    def clockwise(self, seats):
+        """The seats in clockwise order from the player left of the dealer."""
+        return [(self.left + i) % self.n for i in range(self.n) if (self.left + i) % self.n in seats]
+
     def deal(self, it, seats, count, hand, reason):
+        seats = self.clockwise(seats)
         got = {s: [] for s in seats}
         for _ in range(count):
-            for s in seats:  # one at a time round the table from the dealer's left (seat 0)
+            for s in seats:  # one at a time round the table from the dealer's left
                 got[s].append(self.gp.popleft())
         for s in seats:
             ev = self.expect(it, "deal", seat=s, hand=hand, reason=reason)
@@ -139,10 +144,10 @@ class Referee:
         self.check_conservation()
 
     def fs_round(self, it, kind, init, players):
-        if len(init) == 1:
-            starter = next(s for s in range(self.n) if s in players and team_of(s, self.n) == init[0])
-        else:
-            starter = min(players)
+        if len(init) == 1:  # its first player clockwise from the dealer's left
+            starter = next(s for s in self.clockwise(players) if team_of(s, self.n) == init[0])
+        else:  # the first playing seat clockwise from the dealer's left
+            starter = self.clockwise(players)[0]
         order = [(starter + i) % self.n for i in range(self.n) if (starter + i) % self.n in players]
         self.expect(it, "fight_song_round", kind=kind, initiators=[labels(self.n)[t] for t in init],
                     players=sorted(players), starter=starter)
@@ -171,7 +176,7 @@ class Referee:
             self.returns(it, [card], "fight_song", "fight_song_hand")
             if outcome != "tie":
                 break
-        unplayed = [c for s in sorted(players) for c in self.fs_hands[s]]
+        unplayed = [c for s in self.clockwise(players) for c in self.fs_hands[s]]
         for s in players:
             self.fs_hands[s] = []
         ev = self.expect(it, "return", stack="game_play", reason="fight_song_unplayed")
@@ -190,15 +195,18 @@ class Referee:
         assert sorted(self.act) == sorted(self.d.act) and sorted(self.fs) == sorted(self.d.fs)
         self.check_conservation()
         n, r = self.n, self.r
+        self.left = 0  # the last seat deals first
         self.deal(it, list(range(n)), r["hand_size"], "regular", "start")
         hand_no = 0
         while True:
             hand_no += 1
             assert hand_no <= r["max_hands"]
             starter = (hand_no - 1) % n  # seat 0 (left of the dealer) first, then one clockwise each hand
+            if r["dealer"] == "rotating":
+                self.left = starter
             board = self.act.popleft()
             self.table.append(board)
-            ev = self.expect(it, "hand", hand=hand_no, starter=starter, activity=board)
+            ev = self.expect(it, "hand", hand=hand_no, starter=starter, activity=board, dealer=(self.left - 1) % n)
             assert ev["corners"] == ["/".join(c) for c in self.d.boards[board][0]]
             order = [starter, 1 - starter] * 2 if n == 2 else [(starter + j) % n for j in range(n)]
             team_pts, played = self.play_board(it, board, order, False)
@@ -288,6 +296,9 @@ CONFIGS = [
     (4, {"fs_step": 2, "target": 12}, ["team", "random", "team", "blocker"]),
     (4, {"hand_size": 5, "refill_at": 1, "refill_cards": 4, "target": 20}, ["blocker", "greedy", "random", "team"]),
     (3, {}, [{"policy": "greedy", "battle": "leader"}, {"policy": "random"}, {"policy": "team", "battle": "weakest"}]),
+    (4, {"dealer": "rotating"}, ["greedy", "team", "greedy", "blocker"]),
+    (3, {"dealer": "rotating", "fs_step": 3}, ["greedy", "random", "team"]),
+    (2, {"dealer": "rotating", "target": 5, "fs_step": 100}, ["random", "greedy"]),
     (3, {"fs_step": 2, "target": 9}, [{"policy": "blocker", "battle": "random"}, {"policy": "greedy", "battle": "weakest"},
                                       {"policy": "random", "battle": "leader"}]),
     (2, {}, ["greedy", "team"]),

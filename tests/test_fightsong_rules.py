@@ -320,3 +320,19 @@ def test_three_players_exact_tie_only_the_tied_players_battle(tmp_path):
     rnd = of_type(ev, "fight_song_round")[0]
     assert rnd["kind"] == "tiebreak" and rnd["players"] == [0, 2] and rnd["initiators"] == ["0", "2"]
     assert out["win_1"] == 0 and out["end"] in (2, 3)
+
+
+@pytest.mark.parametrize("dealer, fs_starter, dealt_first", [("fixed", 0, 0), ("rotating", 1, 1)])
+def test_dealer_setting_moves_the_player_left_of_the_dealer(tmp_path, dealer, fs_starter, dealt_first):
+    """Hand 2 (seat 1 starts): both teams score 3. With the rulebook's fixed dealer (seat 3), the player
+    left of the dealer, seat 0, starts the Fight Song round; with a rotating dealer, seat 0 deals hand
+    2 and seat 1, its starter, is left of the dealer: she starts the round and is dealt to first."""
+    t = fs_table(tmp_path, target=4, dealer=dealer, refill_at=0, refill_cards=1)
+    hands = [[F, BB, F], [F, BW, F], [F, F, F], [F, F, F]]
+    scripts = [[(F, 0), (BB, 1)], [(F, 1), (BW, 0)], [(F, 2), (F, 2)], [(F, 3), (F, 3)]]
+    ev, _ = t.play(interleave(hands), scripts)
+    assert [h["dealer"] for h in of_type(ev, "hand")][:2] == ([3, 3] if dealer == "fixed" else [3, 0])
+    rnd = of_type(ev, "fight_song_round")[0]
+    assert rnd["initiators"] == ["0+2", "1+3"] and rnd["starter"] == fs_starter
+    fs_deals = [e["seat"] for e in ev if e["type"] == "deal" and e["reason"] == "fight_song"]
+    assert fs_deals[0] == dealt_first

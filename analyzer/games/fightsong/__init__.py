@@ -56,7 +56,8 @@ def encode(rules, seats):
     cval = (score * copies[None, None, :]).sum(axis=2).astype(np.int64)  # a corner's points over the deck
     hcap = max(R.max_hand(rules), R.FS_DEAL)
     arr = np.array([n, rules["target"], rules["fs_step"], rules["hand_size"], rules["refill_at"],
-                    rules["refill_cards"], rules["max_hands"], 0, hcap], dtype=np.int64)
+                    rules["refill_cards"], rules["max_hands"], 0, hcap, 1 if rules["dealer"] == "rotating" else 0],
+                   dtype=np.int64)
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, P.N_PAR), dtype=np.float64)
     for i, s in enumerate(seats):

@@ -18,13 +18,14 @@ from analyzer.games.fightsong.state import (
     EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD, EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST,
     FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
-    S_FREE, S_HANDS, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
+    S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
 
 # rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
-R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP = range(9)
-N_RULES = 9
+R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
+N_RULES = 10
+DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
 
 # end conditions (the `end` column)
 END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
@@ -67,14 +68,17 @@ def columns(n):
 @njit(cache=True)
 def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
     """Deal `count` cards to every seat in seat_mask, one at a time round the table from the dealer's
-    left (seat 0); one trace event per seat with the cards it received."""
+    left (st[S_LEFT]); one trace event per seat with the cards it received."""
     n = st[S_N]
+    left = st[S_LEFT]
     for _ in range(count):
-        for s in range(n):
+        for i in range(n):
+            s = (left + i) % n
             if (seat_mask >> s) & 1:
                 hand_add(st, hand, gp_kind, layer, s, take(st, rg, STK_GP))
     if on:
-        for s in range(n):
+        for i in range(n):
+            s = (left + i) % n
             if (seat_mask >> s) & 1:
                 size = st[hn_at(layer, s)]
                 k = emit(st, tr, on, EV_DEAL, s, layer, why, count, size, st[S_CNT + STK_GP], 0, 0, 0, 0, 0)
@@ -131,9 +135,11 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
             if first_init < 0:
                 first_init = t
     # the starter: with one initiating team, its first player clockwise from the dealer's left;
-    # otherwise the first playing seat from the dealer's left (seat 0 when all play)
+    # otherwise the first playing seat from the dealer's left (the player left of the dealer when all play)
+    left = st[S_LEFT]
     starter = -1
-    for s in range(n):
+    for i in range(n):
+        s = (left + i) % n
         if (part_mask >> s) & 1 and (n_init != 1 or team_of(s, n) == first_init):
             starter = s
             break
@@ -195,12 +201,13 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
                 tr[ek, TRACE_FIXED] = board - n_act
         if outcome != FSO_TIE:
             break
-    # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from seat 0
+    # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from the dealer's left
     ek = -1
     if on:
         ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     back = 0
-    for s in range(n):
+    for i in range(n):
+        s = (left + i) % n
         if (part_mask >> s) & 1:
             while st[hn_at(1, s)] > 0:
                 card = hand[1, s, 0]
@@ -248,9 +255,12 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
     while True:
         hand_no = st[S_HANDS]
         starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
+        if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
+            st[S_LEFT] = starter
         board = take(st, rg, STK_ACT)
         if on:
-            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], 0, 0, 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
+                 0, 0, 0, 0, 0)
         if n == 2:  # alternately, one card at a time, two cards each
             nplays = 4
             for j in range(4):

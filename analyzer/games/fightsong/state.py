@@ -48,7 +48,8 @@ O_HC = 112  # kinds held, (layer x seat) x kind (72)
 O_XSNAP = 184  # per team: extra points before the current hand's Fight Song rounds
 O_HM = 188  # kinds held (bit k: at least one card of kind k), layer x seat (8)
 S_FREE = 196  # the board's free corners (bit c: corner c is free)
-ST_SIZE = 197
+S_LEFT = 197  # the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it
+ST_SIZE = 198
 
 # trace events: column 0 is the code, columns 1..11 fields, TRACE_FIXED.. a list (cards or per-team values)
 EV_DECK, EV_DEAL, EV_HAND, EV_PLAY, EV_RECORD, EV_FS_ROUND, EV_BATTLE, EV_FS_HAND, EV_FS_SCORE, EV_FS_END, \

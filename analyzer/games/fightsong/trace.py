@@ -95,7 +95,7 @@ def decode(row, n, deck):
                 "reason": DEAL_WHY[f[2]], "cards": [gp_name(deck, int(c)) for c in lst[:f[3]]], "hand_size": f[4],
                 "game_play_left": f[5]}
     if code == S.EV_HAND:
-        return {"type": "hand", "hand": f[0], "starter": f[1], "activity": board_id(deck, f[2]),
+        return {"type": "hand", "hand": f[0], "dealer": f[4], "starter": f[1], "activity": board_id(deck, f[2]),
                 "corners": board_corners(deck, f[2]), "bonus": R.DIVISIONS[int(deck.bonus[f[2]])],
                 "activity_left": f[3]}
     if code == S.EV_PLAY:
@@ -160,7 +160,8 @@ def format_event(ev):
         return f"  seat {ev['seat']} {what}: {', '.join(ev['cards'])} (holds {ev['hand_size']})"
     if t == "hand":
         corners = "; ".join(f"{R.CORNER_NAMES[c]} {x}" for c, x in enumerate(ev["corners"]))
-        return (f"\n== Hand {ev['hand']}: seat {ev['starter']} starts. Activity card {ev['activity']}: {corners} "
+        return (f"\n== Hand {ev['hand']} (seat {ev['dealer']} deals): seat {ev['starter']} starts. Activity card "
+                f"{ev['activity']}: {corners} "
                 f"(Bonus Corner {ev['bonus']})")
     if t == "play":
         return (f"  {'  ' if ev['fight_song'] else ''}seat {ev['seat']} plays {ev['card']} on the "
