@@ -56,10 +56,8 @@ SETTINGS = (
           "when the players' hands hold this many cards or fewer after a hand, each is dealt refill_cards more", 0, 30),
     Param("refill_cards", "int", 6, "cards dealt to each player at a refill", 1, 30),
     Param("dealer", "choice", "fixed",
-          "'fixed': one dealer (the last seat) for the whole game, as the rulebook reads, so the player left of the "
-          "dealer (who starts Fight Song rounds several teams can start) is always seat 0; 'rotating': the deal "
-          "passes one seat clockwise each hand with the start, so the hand's starter is left of the dealer",
-          choices=("fixed", "rotating")),
+          "'fixed': the last seat deals all game, as the rulebook reads (seat 0 is always left of the dealer); "
+          "'rotating': the deal passes clockwise with each hand's start", choices=("fixed", "rotating")),
     Param("max_hands", "int", 1000,
           "safety cap: a game still undecided after this many hands ends as a stall with no winner", 10, 100_000),
     Param("deck_file", "str", "default",
