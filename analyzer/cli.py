@@ -59,7 +59,13 @@ def main():
               help="Most deals per chunk (memory); chunks are also cut to about 0.4 s of play so that Ctrl-C is "
                    "honoured quickly. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet):
+@click.option("--workers", "-w", type=click.IntRange(1, 256),
+              help="Play on a local Dask cluster of this many worker processes (needs analyzer[dask]). "
+                   "Results do not depend on it.")
+@click.option("--scheduler", metavar="ADDRESS",
+              help="Play on a running Dask cluster, e.g. tcp://10.0.0.5:8786 (started with `dask scheduler` "
+                   "and `dask worker`).")
+def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet, workers, scheduler):
     """Play SCENARIO (a TOML file) and write a balance report.
 
     Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
@@ -72,6 +78,16 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
         raise click.BadParameter(f"{threads}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
                                  param_hint="--threads")
+    if workers and scheduler:
+        raise click.BadParameter("give --workers (a local cluster) or --scheduler (a running one), not both",
+                                 param_hint="--workers")
+    if workers or scheduler:
+        from analyzer.distributed import require_dask
+
+        try:
+            require_dask()
+        except RuntimeError as e:
+            raise click.ClickException(str(e)) from None
     overrides = _parse_sets(sets)
     if seed is not None:
         overrides.append(("seed", seed, "--seed"))
@@ -81,6 +97,14 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         sc = scen.load(scenario, overrides)
     except ScenarioError as e:
         _fail(e)
+    _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
+
+
+def _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler):
+    """Play a validated scenario (in this process or on Dask) and write its report folder atomically;
+    exit 3 if the run was stopped early, 130 if nothing was played."""
+    from analyzer import report, runner
+
     out_dir = Path(out) if out else report.default_dir(sc)
     try:
         tmp = report.prepare_out(out_dir)
@@ -90,9 +114,17 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
                err=True)
     previous_term = signal.signal(signal.SIGTERM, _interrupt)  # until the runner takes over, SIGTERM = Ctrl-C
     try:
-        _warm_up_saying_so(sc, quiet)
-        result = runner.run(sc, chunk_size=chunk_size, threads=threads,
-                            keep_games_dir=tmp if keep_games else None, progress=not quiet)
+        if workers or scheduler:
+            from analyzer import distributed
+
+            result = distributed.run(sc, chunk_size=chunk_size, threads=threads,
+                                     keep_games_dir=tmp if keep_games else None, progress=not quiet,
+                                     workers=workers, scheduler=scheduler,
+                                     log=lambda line: click.echo(line, err=True))
+        else:
+            _warm_up_saying_so(sc, quiet)
+            result = runner.run(sc, chunk_size=chunk_size, threads=threads,
+                                keep_games_dir=tmp if keep_games else None, progress=not quiet)
         if result.games == 0:
             click.echo("Stopped before any game finished: no report written.", err=True)
             sys.exit(EXIT_NOTHING)
@@ -111,6 +143,62 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         click.echo(f"Stopped by {report.signal_name(result.stopped_by) if result.stopped_by else 'request'}: partial "
                    f"report of {result.games:,} of {sc.games:,} deals (exit status {EXIT_PARTIAL}).", err=True)
         sys.exit(EXIT_PARTIAL)
+
+
+LADDER_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "variants", "practical_margin",
+               "ladder", "stop")
+
+
+@main.command()
+@click.argument("game")
+@click.option("--scenario", type=click.Path(dir_okay=False),
+              help="Take the players, rules, variants (and [ladder], if any) from this scenario.")
+@click.option("--players", "-p", type=int, help="Number of players [default: the scenario's, else 4 or the only count].")
+@click.option("--games", "-n", type=click.IntRange(1, 10**10), help="Deals per rung [default: the scenario's, else 100,000].")
+@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<game>-ladder-<time>].")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
+@click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores].")
+@click.option("--workers", "-w", type=click.IntRange(1, 256), help="Play on a local Dask cluster (as for run).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def ladder(game, scenario, players, games, seed, out, sets, threads, workers, quiet):
+    """Does skill matter in GAME? Play its skill ladder (every rung against a random field, seats
+    rotated, on the same deals) and write the report: each rung's share and the skill number."""
+    from analyzer import scenario as scen
+    from analyzer.games import game_names, get_game
+
+    g = get_game(game)
+    if g is None:
+        raise click.BadParameter(f"{game!r}: known games are {', '.join(game_names())}", param_hint="GAME")
+    overrides = _parse_sets(sets)
+    try:
+        if scenario:
+            loaded = scen.load_raw(scenario)
+            if loaded.get("game") != game:
+                raise ScenarioError(scenario, "game", loaded.get("game"), f"the scenario is for another game than {game!r}")
+            raw = {k: v for k, v in loaded.items() if k in LADDER_KEEP}
+            for v in raw.get("variants", []):
+                if isinstance(v, dict):
+                    for key in ("seats", "all_seats"):
+                        v.pop(key, None)  # the ladder seats its rungs and field itself
+            source = scenario
+        else:
+            count = 4 if g.min_players <= 4 <= g.max_players else g.min_players
+            raw = {"name": f"{g.title}: the skill ladder", "game": game, "games": 100_000, "seed": 1, "players": count}
+            source = f"(analyzer ladder {game})"
+        raw.setdefault("ladder", {})
+        raw.setdefault("games", 100_000)
+        for key, value, flag in (("players", players, "--players"), ("games", games, "--games"), ("seed", seed, "--seed")):
+            if value is not None:
+                overrides.append((key, value, flag))
+        sc = scen.build_with(raw, source, overrides)
+    except ScenarioError as e:
+        _fail(e)
+    if out is None:
+        from analyzer import report
+
+        out = report.default_dir(sc, name=f"{game}-ladder")
+    _play_and_report(sc, out, False, threads, 100_000, quiet, workers, None)
 
 
 def _interrupt(signum, frame):

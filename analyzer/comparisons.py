@@ -43,7 +43,7 @@ def merge(base: dict, over: dict) -> dict:
 
 
 def _strip(raw):
-    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats",)}
+    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder")}
 
 
 def _rotated(seats, r):
@@ -216,16 +216,80 @@ def _groups_from_round_robin(sc, base):
     return groups
 
 
+LADDER_KEYS = ("rungs", "field")
+
+
+def default_ladder(game):
+    """The game's own ladder, weakest first (Game.ladder), else every policy with its defaults."""
+    return [dict(r) for r in game.ladder] or [{"label": p.name, "policy": p.name} for p in game.policies]
+
+
+def _groups_from_ladder(sc, variant_groups):
+    """One group per (variant, rung): the rung in seat 0 against a field in the other seats, seats
+    rotated. A rung's groups in later variants take their paired differences from the same rung of the
+    first variant (comparison refs)."""
+    spec = sc.raw["ladder"]
+    if not isinstance(spec, dict):
+        raise ScenarioError(sc.source, "ladder", spec, "must be a table: [ladder] with optional rungs and field")
+    for k in spec:
+        if k not in LADDER_KEYS:
+            raise ScenarioError(sc.source, f"ladder.{k}", spec[k], "unknown key; allowed: " + ", ".join(LADDER_KEYS))
+    for key in ("seats", "all_seats", "rotate_seats"):
+        if key in sc.raw:
+            raise ScenarioError(sc.source, key, sc.raw[key], "a ladder seats its rungs and its field itself: give "
+                                                            "them as ladder.rungs and ladder.field")
+    rungs = spec.get("rungs", default_ladder(sc.game))
+    if not isinstance(rungs, list) or len(rungs) < 2:
+        raise ScenarioError(sc.source, "ladder.rungs", rungs, "must list at least two policies, weakest first")
+    field_spec = spec.get("field", {"policy": "random"})
+    if not isinstance(field_spec, dict):
+        raise ScenarioError(sc.source, "ladder.field", field_spec, "must be a table: policy and parameters")
+    sc.game.validate_seat(dict(field_spec), sc.source, "ladder.field")
+    labels = []
+    for i, r in enumerate(rungs):
+        if not isinstance(r, dict):
+            raise ScenarioError(sc.source, f"ladder.rungs[{i}]", r, "must be a table: label, policy and parameters")
+        label = r.get("label", r.get("policy", f"rung {i}"))
+        if not isinstance(label, str) or not label.strip():
+            raise ScenarioError(sc.source, f"ladder.rungs[{i}].label", label, "must be a non-empty string")
+        labels.append(label)
+        sc.game.validate_seat({k: v for k, v in r.items() if k != "label"}, sc.source, f"ladder.rungs[{i}]")
+    if len(set(labels)) != len(labels):
+        raise ScenarioError(sc.source, "ladder.rungs", labels, "labels must differ (add label = \"...\")")
+    groups, refs = [], []
+    for vi, (vname, vraw, origin) in enumerate(variant_groups):
+        if vi > 0 and any(k in {kk: 1 for kk in sc.raw["variants"][vi]} for k in ("seats", "all_seats")):
+            raise ScenarioError(sc.source, f"variants[{vi}]", vname, "in a ladder, a variant may change rules and "
+                                                                      "players, not seats")
+        for ri, r in enumerate(rungs):
+            graw = copy.deepcopy(vraw)
+            graw["all_seats"] = dict(field_spec)
+            graw["seats"] = {"0": {k: v for k, v in r.items() if k != "label"}}
+            label = labels[ri] if len(variant_groups) == 1 else f"{vname}: {labels[ri]}"
+            groups.append((label, graw, origin))
+            refs.append(None if vi == 0 else ri)
+    sc.comparison.update(kind="ladder", rungs=labels, variants=[v[0] for v in variant_groups], refs=refs,
+                         field=dict(field_spec))
+    return groups
+
+
 def expand(sc):
     raw = sc.raw
     present = [k for k in _COMPARISON_KEYS if k in raw]
     if len(present) > 1:
         raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(_COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
+    if "ladder" in raw and ("sweep" in raw or "policies" in raw):
+        raise ScenarioError(sc.source, "ladder", "(table)", "a ladder combines with [[variants]] only, not with a "
+                                                            "sweep or a round-robin")
     rotate = raw.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         raise ScenarioError(sc.source, "rotate_seats", rotate, "must be true or false")
     base = _strip(raw)
-    if "variants" in raw:
+    if "ladder" in raw:
+        variant_groups = _groups_from_variants(sc, base) if "variants" in raw else [("baseline", base, "")]
+        groups = _groups_from_ladder(sc, variant_groups)
+        rotate = True  # a rung's share, whatever seat it has: every rotation
+    elif "variants" in raw:
         sc.comparison.update(kind="variants")
         groups = _groups_from_variants(sc, base)
     elif "sweep" in raw:
@@ -258,6 +322,12 @@ def expand(sc):
     sc.groups = [label for label, _, _ in groups]
     if sc.comparison.get("kind") == "sweep":
         sc.comparison["metric_column"] = sweep_metric_column(sc, rotate)
+    if sc.stop is not None and sc.comparison.get("kind") == "variants":
+        from analyzer import metrics as M
+
+        known = [m.key for m in M.standard_metrics(sc.game, len(arms[0].seats), players if rotate else 1)]
+        if sc.stop.metric not in known:
+            raise ScenarioError(sc.source, "stop.metric", sc.stop.metric, "must be one of " + ", ".join(known))
 
 
 def sweep_metric_column(sc, rotate):

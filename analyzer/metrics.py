@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from analyzer.runner import CREDIT
-from analyzer.stats import Z95, wilson
+from analyzer.stats import wilson
 
 
 @dataclass(frozen=True)
@@ -94,12 +94,12 @@ def value_ci(metric, g, rotations):
     if g.n == 0:
         return (math.nan, math.nan, math.nan)
     if metric.binary and rotations == 1 and metric.den is None and metric.adjust is None:
-        p, lo, hi = wilson(g.s(metric.num), g.n)
+        p, lo, hi = wilson(g.s(metric.num), g.n, g.z)
         return tuple(metric.scale * x + metric.offset for x in (p, lo, hi))
     value, terms = _terms(metric, g, rotations)
     if math.isnan(value) or g.n < 2:
         return (value, math.nan, math.nan)
-    half = Z95 * math.sqrt(_var(terms, g.n) / g.n)
+    half = g.z * math.sqrt(_var(terms, g.n) / g.n)
     lo, hi = value - half, value + half
     if metric.percent and metric.offset == 0:  # a proportion: the interval stays within 0..100%
         lo, hi = max(lo, 0.0), min(hi, 1.0)
@@ -120,7 +120,7 @@ def diff_ci(metric, g, rot_g, base, rot_base, paired=True, base_metric=None):
         var = _var(terms, g.n)
     else:
         var = _var(tg, g.n) + _var(tb, base.n)
-    half = Z95 * math.sqrt(var / g.n)
+    half = g.z * math.sqrt(var / g.n)
     return (d, d - half, d + half)
 
 

@@ -41,6 +41,8 @@ class Summary:
     cross: np.ndarray = None  # this group's rows x the baseline group's rows
     hists: dict = field(default_factory=dict)  # column -> counts of values 0, 1, 2, ... (per game)
     examples: dict = field(default_factory=dict)  # end condition -> first game indices
+    # z of the run's intervals: 1.96 for 95%, more when a stopped run looked several times (see stopping.py)
+    z: float = 1.959963984540054
 
     def __post_init__(self):
         k = len(self.names)
@@ -110,6 +112,7 @@ class GroupResult:
     rotations: int
     arms: list
     summary: Summary
+    reference: "GroupResult | None" = None  # the group its paired differences are taken from
 
 
 @dataclass
@@ -126,6 +129,9 @@ class RunResult:
     metric_sums: np.ndarray | None = None  # sweeps: the target metric's per-deal sum per group...
     metric_xtx: np.ndarray | None = None  # ...and cross products between all groups (paired comparisons)
     stopped_by: int | None = None  # the signal that stopped a partial run
+    workers: int = 0  # Dask worker processes (0: played in this process)
+    task_seconds: list = field(default_factory=list)  # with workers: each task's time on its worker
+    stop_reason: str | None = None  # with [stop]: why the run stopped where it did
 
     @property
     def games_per_second(self):
@@ -216,6 +222,7 @@ class Tally:
     groups. Integer sums only, so tallies of disjoint ranges merge exactly in any order."""
 
     summaries: list
+    refs: list  # per group: the index of the group its cross products are taken with, or None
     metric_col: str | None = None
     metric_sums: np.ndarray | None = None
     metric_xtx: np.ndarray | None = None
@@ -228,13 +235,13 @@ class Tally:
         if self.n == 0:
             self.first = first
         assert first == self.first + self.n, "a tally holds one contiguous range of games"
-        base = self.summaries[0]
         metric_rows = np.empty((n, len(outs)), dtype=np.int64) if self.metric_col else None
         for gi, (summary, g_outs) in enumerate(zip(self.summaries, outs)):
-            if gi == 0:
+            ref = self.refs[gi]
+            if ref is None:
                 summary.add(g_outs)
             else:
-                summary.add(g_outs, base, outs[0])
+                summary.add(g_outs, self.summaries[ref], outs[ref])
             if self.metric_col:
                 fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), metric_rows[:, gi])
             _add_examples(summary, g_outs[0], first)
@@ -268,8 +275,15 @@ def new_tally(sc: Scenario) -> Tally:
         summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players))))
     metric_col = sc.comparison.get("metric_column")
     k = len(summaries)
-    return Tally(summaries, metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
+    return Tally(summaries, reference_groups(sc), metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
                  np.zeros((k, k), dtype=np.int64) if metric_col else None)
+
+
+def reference_groups(sc: Scenario):
+    """Per group, the group its paired differences are measured from: the scenario's own choice
+    (comparison["refs"], e.g. a ladder's baseline variant), else the first group for every other."""
+    refs = sc.comparison.get("refs")
+    return list(refs) if refs is not None else [None] + [0] * (len(sc.groups) - 1)
 
 
 def arm_groups(sc: Scenario):
@@ -345,8 +359,11 @@ def parquet_table(out, first, rotation, schema):
 
 
 def _group_results(sc: Scenario, tally: Tally):
-    return [GroupResult(label, len(arms[0].seats), len(arms), arms, summary)
-            for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
+    groups = [GroupResult(label, len(arms[0].seats), len(arms), arms, summary)
+              for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
+    for g, ref in zip(groups, tally.refs):
+        g.reference = None if ref is None else groups[ref]
+    return groups
 
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
@@ -367,13 +384,15 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     warm_up(sc)
     rows = ParquetRows(sc, keep_games_dir) if keep_games_dir is not None else None
     bar = progress_bar(sc, total) if progress else None
+    looks = Looks(sc, total)
+    looks.prepare(tally)
     done = 0
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     t0 = time.perf_counter()
     with Interrupts() as interrupts:
         try:
-            while done < total and interrupts.signal is None:
-                n = min(size, total - done)
+            while done < total and interrupts.signal is None and not looks.stopped:
+                n = min(size, total - done, looks.next_checkpoint(done) - done)
                 started = time.perf_counter()
                 outs = play_chunk(sc, done, n, interrupts)
                 if outs is None:
@@ -385,6 +404,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 done += n
                 if bar is not None:
                     bar.update(n)
+                looks.look(done, tally, bar)
                 per_deal = (time.perf_counter() - started) / n
                 size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
         finally:
@@ -393,9 +413,42 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
             if rows is not None:
                 rows.close()
     wall = time.perf_counter() - t0
-    return RunResult(sc, _group_results(sc, tally), done, done < total, wall, used_threads, chunk_size,
-                     rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
-                     interrupts.signal)
+    return RunResult(sc, _group_results(sc, tally), done, done < total and not looks.stopped, wall, used_threads,
+                     chunk_size, rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
+                     interrupts.signal, stop_reason=looks.reason)
+
+
+class Looks:
+    """The looks at the data of a run with [stop]: at its checkpoints only (see analyzer.stopping)."""
+
+    def __init__(self, sc: Scenario, total):
+        self.sc = sc
+        self.rule = sc.stop
+        self.checkpoints = [k for k in self.rule.checkpoints() if k <= total] if self.rule else []
+        self.stopped = False
+        self.reason = None
+
+    def next_checkpoint(self, done):
+        """The first checkpoint after `done` games (a chunk must not cross it), or no limit."""
+        return next((k for k in self.checkpoints if k > done), 2**62)
+
+    def prepare(self, tally):
+        if self.rule:
+            for summary in tally.summaries:
+                summary.z = self.rule.z()
+
+    def look(self, done, tally, bar=None):
+        """At a checkpoint: decide whether the answer is known; say how far it is on the progress bar."""
+        if done not in self.checkpoints:
+            return
+        from analyzer import stopping
+
+        self.prepare(tally)
+        stop, words = stopping.check(self.sc, _group_results(self.sc, tally), done, done == self.checkpoints[-1])
+        if bar is not None:
+            bar.set_postfix_str(words)
+        if stop:
+            self.stopped, self.reason = True, words
 
 
 def progress_bar(sc, total):

@@ -46,6 +46,8 @@ TOP_KEYS = {
     "policies": "list of policies for a round-robin (two-player games)",
     "sweep": "table: one or two parameters to sweep",
     "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
+    "ladder": "table: play every rung of a skill ladder against a field (rungs, field)",
+    "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
 }
 MAX_MARGIN = 50.0
 
@@ -85,6 +87,7 @@ class Scenario:
     comparison: dict = field(default_factory=dict)  # what kind of comparison the arms make
     margin: float = 0.005  # practical margin for win shares, as a fraction (practical_margin / 100)
     overrides: list = field(default_factory=list)  # (path, value, origin) given on the command line
+    stop: object = None  # analyzer.stopping.StopRule, or None: play `games` deals
 
 
 def parse_value(text: str):
@@ -205,7 +208,13 @@ def build(raw: dict, source: str) -> Scenario:
     game = get_game(name) if isinstance(name, str) else None
     if game is None:
         raise ScenarioError(source, "game", name, "must be one of " + ", ".join(toml_value(g) for g in game_names()))
-    games = _int(raw, "games", source, 1, MAX_GAMES)
+    games = _int(raw, "games", source, 1, MAX_GAMES) if "games" in raw or "stop" not in raw else None
+    from analyzer.stopping import parse as parse_stop
+
+    kind = next((k for k in ("ladder", "variants", "sweep", "policies") if k in raw), "single")
+    stop = parse_stop(raw, source, {"policies": "round_robin"}.get(kind, kind), games)
+    if stop is not None:
+        games = stop.max_games
     seed = _int(raw, "seed", source, 0, MAX_SEED)
     players = check_players(game, raw, source)
     for key in ("name", "description"):
@@ -217,7 +226,8 @@ def build(raw: dict, source: str) -> Scenario:
                             f"must be a number of win-share points above 0 and at most {MAX_MARGIN:g} (e.g. 0.5)")
     rules, seats = validate_arm(game, raw, players, source)
     sc = Scenario(source=source, raw=raw, name=raw.get("name", Path(source).stem), description=raw.get("description", ""),
-                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats, margin=margin / 100)
+                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats, margin=margin / 100,
+                  stop=stop)
     from analyzer.comparisons import expand  # comparisons build on the validation above
 
     expand(sc)

@@ -109,9 +109,9 @@ def edge_verdict(subject, share, lo, hi, even, even_words="an even share", margi
             f"({pct(share)} vs {pct(even)}; {ci}): {size}, {matters}.")
 
 
-def p_value(d, lo, hi):
-    """Two-sided p-value of a difference from its normal 95% interval."""
-    se = (hi - lo) / (2 * Z95)
+def p_value(d, lo, hi, z=Z95):
+    """Two-sided p-value of a difference from its normal interval of half-width z standard errors."""
+    se = (hi - lo) / (2 * z)
     if math.isnan(se):
         return math.nan
     if se == 0:

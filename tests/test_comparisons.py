@@ -248,3 +248,39 @@ def test_team_and_no_winner_columns():
     # team 0+2 won 1.5 of 4 games; an even share of the 3 games with a winner is 1.5: no edge
     assert M.value_ci(edge, summ, 1)[0] == pytest.approx(0.0)
     assert M.even_share(summ, 2, 1) == pytest.approx(0.375)
+
+
+def test_a_ladder_plays_each_rung_against_the_field_in_every_seat_and_pairs_variants_rung_by_rung(tmp_path):
+    from analyzer.report import write_report
+
+    raw = {**{k: v for k, v in BASE.items() if k != "all_seats"}, "games": 4000, "ladder": {"rungs": [{"policy": "random"}, {"label": "sharp", "policy": "threshold"}]},
+           "variants": [{"name": "rulebook"}, {"name": "shuffle", "rules": {"shuffle_each_round": True}}]}
+    sc = from_dict(raw)
+    assert sc.groups == ["rulebook: random", "rulebook: sharp", "shuffle: random", "shuffle: sharp"]
+    assert sc.comparison["refs"] == [None, None, 0, 1]
+    sharp = [a for a in sc.arms if a.group == "rulebook: sharp"]
+    # the rung sits in a different seat in each rotation; every other seat plays the random field
+    assert [[s.policy for s in a.seats] for a in sharp] == [
+        ["threshold", "random", "random", "random"], ["random", "threshold", "random", "random"],
+        ["random", "random", "threshold", "random"], ["random", "random", "random", "threshold"]]
+    r = run(sc, progress=False)
+    assert r.groups[3].reference is r.groups[1]
+    write_report(r, tmp_path)
+    md = (tmp_path / "report.md").read_text()
+    m = M.Metric("p", "", "pcredit_0", scale=1 / CREDIT, percent=True)
+    share = M.value_ci(m, r.groups[1].summary, 4)[0]
+    assert f"the best player (sharp) wins {100 * share:.1f}% of 4-player games" in md
+    assert "shuffle" in md and "value of skill" in md
+    # identical policies rotated are the same game: the random rung wins exactly an even share
+    assert M.value_ci(m, r.groups[0].summary, 4)[0] == pytest.approx(0.25)
+
+
+def test_the_ladder_command_writes_a_skill_report(tmp_path):
+    from click.testing import CliRunner
+
+    from analyzer.cli import main
+
+    out = tmp_path / "lad"
+    result = CliRunner().invoke(main, ["ladder", "noize", "--games", "2000", "-q", "--out", str(out), "--players", "3"])
+    assert result.exit_code == 0, result.output
+    assert "How much skill matters" in (out / "report.md").read_text()

@@ -194,6 +194,8 @@ class Game:
     docs: str = ""
     # seats of each team for a player count, e.g. ((0, 2), (1, 3)); None: every seat plays for itself
     teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = lambda n: None
+    # the skill ladder, weakest first: ({"label", "policy", parameters...}, ...); empty: every policy
+    ladder: tuple = ()
     extra: dict = field(default_factory=dict)
 
     def run_batch(self, encoded, seed, first_game, out):

@@ -21,9 +21,10 @@ def signal_name(signum):
     return signal.Signals(signum).name
 
 
-def default_dir(sc, root="reports"):
+def default_dir(sc, root="reports", name=None):
+    """reports/<scenario file name (or name)>-<time>"""
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    return Path(root) / f"{slug(Path(sc.source).stem)}-{stamp}"
+    return Path(root) / f"{slug(name or Path(sc.source).stem)}-{stamp}"
 
 
 class OutError(Exception):
@@ -77,15 +78,19 @@ def manifest(result, command=None):
         "games_played": result.games,
         "arms": [a.label for a in sc.arms],
         "partial": result.partial,
+        "stop_reason": result.stop_reason,
         "stopped_by": None if result.stopped_by is None else signal_name(result.stopped_by),
         "analyzer_version": __version__,
         "wall_seconds": round(result.wall, 3),
         "games_per_second": round(result.games_per_second, 1),
         "threads": result.threads,
+        "workers": result.workers,
+        "task_seconds_median": (round(sorted(result.task_seconds)[len(result.task_seconds) // 2], 3)
+                                if result.task_seconds else None),
         "chunk_size": result.chunk_size,
         "command": command,
         "created": dt.datetime.now().isoformat(timespec="seconds"),
-        "parquet": [Path(p).name for p in result.parquet],
+        "parquet": [Path(p).name for p in result.parquet],  # files, or dataset folders with --workers
     }
 
 

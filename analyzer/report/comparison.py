@@ -13,9 +13,9 @@ from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
-from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles
+from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.runner import CREDIT
-from analyzer.stats import Z95, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
+from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
 
 
 def comparison_sections(result, out):
@@ -24,6 +24,8 @@ def comparison_sections(result, out):
         return sweep_sections(result, out)
     if kind == "round_robin":
         return round_robin_sections(result, out)
+    if kind == "ladder":
+        return ladder_sections(result, out)
     return variant_sections(result, out)
 
 
@@ -111,7 +113,7 @@ def variant_sections(result, out):
         for m in metrics:
             d, lo, hi = diff(result, g, base, m)
             share = is_share(m)
-            tested.append((g, m, d, lo, hi, p_value(d, lo, hi)))
+            tested.append((g, m, d, lo, hi, p_value(d, lo, hi, g.summary.z)))
             if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
                 verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi,
                                                    m.fmt_diff, margin=margin if share else None))
@@ -218,7 +220,7 @@ def sweep_sections(result, out):
     for j in range(len(groups)):
         if j == best or j in same:
             continue
-        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n)
+        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n, groups[0].summary.z)
         d, lo, hi = d * scale, lo * scale, hi * scale
         if comp["goal"] == "min":
             d, lo, hi = -d, -hi, -lo
@@ -283,7 +285,7 @@ def round_robin_sections(result, out):
         v, l, h = M.value_ci(metric, g.summary, g.rotations)
         share[a, c], lo[a, c], hi[a, c] = v, l, h
         share[c, a], lo[c, a], hi[c, a] = 1 - v, 1 - h, 1 - l
-        var[a, c] = var[c, a] = ((h - l) / (2 * Z95)) ** 2
+        var[a, c] = var[c, a] = ((h - l) / (2 * g.summary.z)) ** 2
     b = [Heading("Round-robin: head to head")]
     b.append(Text("Every pair of policies played every deal twice, once from each seat, so seat advantage "
                   "cancels out. A cell is the row policy's win share against the column policy."))
@@ -300,7 +302,8 @@ def round_robin_sections(result, out):
         rows.append(row)
     b.append(Table(["policy \\ opponent"] + labels, rows))
     mean = np.array([np.nanmean(np.delete(share[i], i)) for i in range(k)])
-    half = np.array([Z95 * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
+    z = result.groups[0].summary.z
+    half = np.array([z * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
     order = np.argsort(-mean)
     rows = [[r + 1, labels[i], f"{100 * mean[i]:.1f}% ({100 * (mean[i] - half[i]):.1f} to {100 * (mean[i] + half[i]):.1f})"]
             for r, i in enumerate(order)]
@@ -339,3 +342,88 @@ def _pairings_table(result):
         b.append(Text(f"{labels[i]} and {labels[j]} are the same policy with the same parameters: their "
                       f"head-to-head share differs from 50% by chance only.", "warning"))
     return b
+
+
+def ladder_sections(result, out):
+    """The skill ladder: each rung's win share against the field, the skill number per variant (the
+    strongest rung's share minus an even share), and how each variant changes it (paired)."""
+    sc = result.scenario
+    comp = sc.comparison
+    rungs, variants = comp["rungs"], comp["variants"]
+    groups = result.groups
+    k = len(rungs)
+    by_variant = [groups[v * k:(v + 1) * k] for v in range(len(variants))]
+    field = seat_text_of(comp["field"])
+    b = [Heading("Skill ladder"),
+         Text(f"Each rung sat in one seat against a field of {field} in every other seat, on the very same deals, "
+              f"and every deal was played once in each rotation of the seats, so a rung's share does not depend "
+              f"on where it sat. An even share would mean playing well does not help.")]
+    margin = sc.margin
+
+    def share(g):
+        n = g.players
+        m = M.Metric("policy_share_0", "win share", "pcredit_0", scale=1 / CREDIT, percent=True)
+        return m, M.value_ci(m, g.summary, g.rotations), M.even_edge("skill", "skill", "pcredit_0", n)
+
+    # the strongest rung: the best measured share in the first variant, used for every variant (paired)
+    base_shares = [share(g)[1][0] for g in by_variant[0]]
+    top = int(np.nanargmax(base_shares))
+    series = []
+    for vname, vgroups in zip(variants, by_variant):
+        rows = []
+        vals = []
+        for label, g in zip(rungs, vgroups):
+            m, v, edge = share(g)
+            vals.append(v)
+            e = M.value_ci(edge, g.summary, g.rotations)
+            rows.append([label, seat_text(g.arms[0].seats[0]), ci_text(m, *v), ci_text(edge, *e)])
+        series.append((vname, [x[0] for x in vals], [x[1] for x in vals], [x[2] for x in vals]))
+        title = "Rungs" if len(variants) == 1 else f"Rungs — {vname}"
+        b.append(Heading(title, 3))
+        b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
+                       f"{vgroups[0].players} players: an even share is {pct(1 / vgroups[0].players)}."))
+    even = 1 / by_variant[0][0].players
+    path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
+                              "win share (%)", reference=even, ref_label="even share",
+                              groups=series if len(variants) > 1 else [("", *series[0][1:])])
+    b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "
+                          "dashed line is an even share."))
+    b.append(Heading("How much skill matters", 3))
+    for vname, vgroups in zip(variants, by_variant):
+        g = vgroups[top]
+        m, (v, lo, hi), edge = share(g)
+        d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
+        who = f"{vname}: " if len(variants) > 1 else ""
+        if math.isnan(dlo):
+            words = "too few games for an interval"
+        elif dlo > margin:
+            words = "skill matters"
+        elif dhi < margin:
+            words = "skill hardly matters" if dlo > 0 else "no detectable value of skill"
+        else:
+            words = "skill may matter (more games would tell)"
+        b.append(Text(f"{who}{words}: the best player ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
+                      f"against an even {pct(1 / g.players)}: skill number {100 * d:+.1f} points (95% CI "
+                      f"{100 * dlo:+.1f} to {100 * dhi:+.1f}).", "verdict"))
+    base_top = by_variant[0][top]
+    for vname, vgroups in list(zip(variants, by_variant))[1:]:
+        g = vgroups[top]
+        _, _, edge = share(g)
+        d, lo, hi = M.diff_ci(edge, g.summary, g.rotations, base_top.summary, base_top.rotations,
+                              base_metric=share(base_top)[2])
+        if math.isnan(lo):
+            continue
+        if lo > 0 or hi < 0:
+            change = f"{'raises' if d > 0 else 'lowers'} the value of skill by {abs(100 * d):.1f} points"
+        else:
+            change = f"does not detectably change the value of skill ({100 * d:+.1f} points)"
+        b.append(Text(f"{vname} {change}, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f} "
+                      f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).", "verdict"))
+    b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
+    b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
+    return b
+
+
+def seat_text_of(spec):
+    params = ", ".join(f"{k} = {toml_value(v)}" for k, v in spec.items() if k != "policy")
+    return spec["policy"] + (f" ({params})" if params else "")

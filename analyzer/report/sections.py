@@ -36,18 +36,18 @@ def quantiles(counts):
 
 def _summary_rows(result):
     """summary.csv rows: every standard metric for every group, with the paired difference from the
-    baseline group where there is one."""
+    group's reference (the baseline, or e.g. the same ladder rung in the baseline variant)."""
     rows = []
-    base = result.groups[0]
     for g in result.groups:
+        ref = g.reference
         for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
             if not M.has(g.summary, m):
                 continue
             v, lo, hi = M.value_ci(m, g.summary, g.rotations)
             d = (math.nan,) * 3
-            base_m = M.metric_for(result.scenario.game, base.players, base.rotations, m.key)
-            if g is not base and base_m is not None and M.has(base.summary, base_m) and g.summary.cross is not None:
-                d = M.diff_ci(m, g.summary, g.rotations, base.summary, base.rotations, base_metric=base_m)
+            ref_m = None if ref is None else M.metric_for(result.scenario.game, ref.players, ref.rotations, m.key)
+            if ref_m is not None and M.has(ref.summary, ref_m) and g.summary.cross is not None:
+                d = M.diff_ci(m, g.summary, g.rotations, ref.summary, ref.rotations, base_metric=ref_m)
             rows.append([g.label, m.key, m.label, v, lo, hi, *d])
     return rows
 
@@ -105,6 +105,8 @@ def _intro(result):
         b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the "
                       f"{manifest_games(result):,} games asked for. The numbers below cover the games played.",
                       "warning"))
+    if sc.stop is not None:
+        b += _stop_section(result)
     b.append(Heading("Rules and players"))
     base = sc.arms[0]
     rows = []
@@ -121,6 +123,35 @@ def _intro(result):
             for s, seat in enumerate(base.seats)]
     b.append(Table(["seat", "policy", "parameters"], rows,
                    "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
+    return b
+
+
+def _stop_section(result):
+    """Why a run with [stop] stopped where it did, and how its intervals stay valid."""
+    from analyzer import stopping
+
+    rule = result.scenario.stop
+    looks = rule.checkpoints()
+    what = []
+    if rule.precision is not None:
+        what.append(f"every key metric known to ±{rule.precision:g} (points for shares)")
+    if rule.until_decided:
+        base = result.groups[0]
+        m = M.metric_for(result.scenario.game, base.players, base.rotations, rule.metric)
+        what.append(f"every variant's difference from the baseline in \"{m.label}\" either real or within "
+                    f"±{rule.equivalence:g}{' points' if m.percent else ''}")
+    reason = result.stop_reason or "it was stopped before its next checkpoint"
+    b = [Heading("When the run stopped"),
+         Text(f"This run played until the answer was known: {' and '.join(what)}, looking only at "
+              f"{len(looks)} checkpoints ({', '.join(f'{k:,}' for k in looks)} deals). It stopped because "
+              f"{reason}.", "verdict"),
+         Text(f"Looking at the data {len(looks)} times would make ordinary 95% intervals too optimistic, so every "
+              f"interval in this report is a Bonferroni interval at level 1 - 5%/{len(looks)} (±{rule.z():.2f} "
+              f"standard errors instead of ±1.96): together they keep the 95% promise whichever checkpoint the "
+              f"run stopped at.")]
+    rows = [[label, ci_text(m, v, lo, hi)] for label, v, lo, hi, m in stopping.key_intervals(
+        result.scenario, result.groups)]
+    b.append(Table(["key metric", "value (interval)"], rows))
     return b
 
 
@@ -161,7 +192,7 @@ def group_sections(result, g, out, prefix=""):
     total = int(end_hist.sum())
     for code, name in enumerate(game.end_conditions):
         k = int(end_hist[code]) if code < len(end_hist) else 0
-        p, lo, hi = wilson(k, total)
+        p, lo, hi = wilson(k, total, s.z)
         ex = ", ".join(str(i) for i in s.examples.get(code, []))
         rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
     b.append(Table(["end condition", "share of games", "example games"], rows,
@@ -318,7 +349,9 @@ def _manifest_section(man):
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
             ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
-            ["games per second", f"{man['games_per_second']:,.0f}"], ["threads", man["threads"]],
+            ["games per second", f"{man['games_per_second']:,.0f}"],
+            ["played on", f"{man['workers']} Dask worker processes" if man.get("workers")
+             else f"this process, {man['threads']} thread(s)"],
             ["partial", "yes" if man["partial"] else "no"]]
     b = [Heading("Reproduce this report"), Table(["", ""], rows)]
     if man.get("command"):

@@ -1,0 +1,200 @@
+"""Runs on a Dask cluster: a local one (`--workers N`) or a running one (`--scheduler ADDRESS`).
+
+Each task plays one range of game indices for every arm of the scenario and returns that range's
+Tally (integer sums, cross products, histograms, example games; see analyzer.runner). The client
+merges the tallies in game order as they arrive, so the result is bit-identical to the in-process
+run whatever the number of workers, the order tasks finish in, or a task run again after a worker
+died. A worker rebuilds the scenario from its TOML dict (cached per worker) and loads the numba
+kernels from the on-disk cache. With --keep-games, each task writes its rows as one part of a Parquet
+dataset per group, named by its first game index, into the report folder, which the workers must be
+able to reach.
+
+Ctrl-C (or SIGTERM) cancels the tasks not yet finished and keeps the contiguous prefix of finished
+game indices, so a partial result is still reproducible.
+"""
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from analyzer import runner as R
+from analyzer.scenario import Scenario
+
+TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
+MIN_TASK = 1_000
+_SCENARIOS = {}  # per worker process: scenario key -> Scenario, so a task does not re-encode
+
+
+def require_dask():
+    """Import dask.distributed or say in one line how to install it."""
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise RuntimeError("--workers and --scheduler need Dask: pip install 'analyzer[dask]' "
+                           "(or: pip install 'dask[distributed]')") from None
+
+
+def _scenario(raw, source, key):
+    sc = _SCENARIOS.get(key)
+    if sc is None:
+        from analyzer.scenario import from_dict
+
+        sc = from_dict(raw, source)
+        for arm in sc.arms:
+            arm.encoded(sc.game)
+        _SCENARIOS.clear()  # one scenario at a time per worker
+        _SCENARIOS[key] = sc
+    return sc
+
+
+def play_task(raw, source, key, first, n, parquet_dir, threads):
+    """On a worker: play games first .. first+n-1 for every arm; return (tally, seconds, worker pid).
+
+    parquet_dir: write the rows as part-<first>.parquet of each group's dataset there (or None)."""
+    if threads:
+        numba.set_num_threads(threads)
+    t = time.perf_counter()
+    sc = _scenario(raw, source, key)
+    tally = R.new_tally(sc)
+    done = first
+    while done < first + n:  # sub-chunks keep memory bounded inside a large task
+        m = min(R.DEFAULT_CHUNK, first + n - done)
+        outs = R.play_chunk(sc, done, m)
+        if parquet_dir is not None:
+            _write_parts(sc, Path(parquet_dir), outs, done)
+        tally.fold(outs, done)
+        done += m
+    return tally, time.perf_counter() - t, os.getpid()
+
+
+def _write_parts(sc, folder, outs, first):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    if not folder.is_dir():
+        raise RuntimeError(f"this worker cannot reach the report folder {folder}: run the workers where "
+                           f"they share it, or drop --keep-games")
+    for name, arms, g_outs in zip(R.parquet_names(sc), R.arm_groups(sc), outs):
+        schema = R.parquet_schema(sc.game, len(arms[0].seats))
+        table = pa.concat_tables([R.parquet_table(out, first, arm.rotation, schema) for arm, out in zip(arms, g_outs)])
+        part = folder / name
+        part.mkdir(exist_ok=True)
+        pq.write_table(table, part / f"part-{first:015d}.parquet")
+
+
+def _take(future, futures, waiting, tally, task_seconds, bar):
+    """Merge a finished task into the tally once every earlier range is in (the prefix grows in order)."""
+    part, seconds, _ = future.result()
+    task_seconds.append(seconds)
+    waiting[futures[future]] = part
+    while tally.first + tally.n in waiting:
+        tally.merge(waiting.pop(tally.first + tally.n))
+    if bar is not None:
+        bar.update(part.n)
+
+
+def task_size(total, arms, workers, chunk_size, seconds_per_game=None):
+    """Deals per task: about TASK_SECONDS of work when the speed is known, at least 4 tasks per worker
+    for balance, at most chunk_size. (Results do not depend on it.)"""
+    size = chunk_size
+    if seconds_per_game:
+        size = min(size, int(TASK_SECONDS / (seconds_per_game * arms)))
+    size = min(size, -(-total // (4 * max(workers, 1))))
+    return max(MIN_TASK, size)
+
+
+def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, keep_games_dir=None,
+        progress=True, workers=None, scheduler=None, log=print, after_task=None):
+    """Play the scenario on a Dask cluster; the same RunResult as analyzer.runner.run.
+
+    after_task(client, tasks finished): called after each finished task (tests use it to kill a worker
+    or send a signal mid-run)."""
+    require_dask()
+    from distributed import Client, LocalCluster, wait
+
+    total = games if games is not None else sc.games
+    cluster = None
+    started = time.perf_counter()
+    if scheduler:
+        client = Client(scheduler, timeout="10s")
+    else:
+        # one thread per worker process: the workers are the parallelism (numba threads inside each
+        # worker would fight over the same cores)
+        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                               silence_logs=40)
+        client = Client(cluster)
+        threads = threads or 1
+    try:
+        n_workers = len(client.scheduler_info()["workers"]) or 1
+        key = f"{sc.source}:{hash(repr(sc.raw))}:{sc.seed}"
+        raw = sc.raw
+        source = str(Path(sc.source).resolve()) if Path(sc.source).exists() else sc.source
+        # the first task on each worker loads (or compiles) the kernels: measure the start-up
+        warm = [client.submit(play_task, raw, source, key, 0, 1, None, threads, pure=False, workers=[w])
+                for w in client.scheduler_info()["workers"]]
+        startup = [f.result()[1] for f in warm]
+        log(f"{n_workers} worker(s) ready in {time.perf_counter() - started:.1f} s "
+            f"(kernel start-up per worker: {min(startup):.1f}-{max(startup):.1f} s)")
+        parquet_dir = None
+        if keep_games_dir is not None:
+            parquet_dir = str(Path(keep_games_dir).resolve())
+            Path(parquet_dir).mkdir(parents=True, exist_ok=True)
+        size = task_size(total, len(sc.arms), n_workers, chunk_size)
+        tally = R.new_tally(sc)
+        looks = R.Looks(sc, total)
+        looks.prepare(tally)
+        waiting = {}  # finished tallies not yet contiguous with the merged prefix
+        bar = R.progress_bar(sc, total) if progress else None
+        t0 = time.perf_counter()
+        task_seconds = []
+        submitted = 0
+        futures = {}
+        with R.Interrupts() as interrupts:
+            try:
+                # with [stop], play up to each checkpoint, look, and go on only if the answer is not known
+                while submitted < total and interrupts.signal is None and not looks.stopped:
+                    end = min(total, looks.next_checkpoint(submitted))
+                    step = task_size(end - submitted, len(sc.arms), n_workers, size)
+                    batch = {client.submit(play_task, raw, source, key, first, min(step, end - first), parquet_dir,
+                                           threads, pure=False): first for first in range(submitted, end, step)}
+                    futures.update(batch)
+                    submitted = end
+                    pending = set(batch)
+                    while pending and interrupts.signal is None:
+                        # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
+                        try:
+                            finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                        except TimeoutError:  # nothing finished in that half second
+                            continue
+                        for future in finished:
+                            _take(future, futures, waiting, tally, task_seconds, bar)
+                            if after_task is not None:
+                                after_task(client, len(task_seconds))
+                    if tally.n == end:
+                        looks.look(end, tally, bar)
+            finally:
+                for f in futures:
+                    f.cancel()
+                if bar is not None:
+                    bar.close()
+        wall = time.perf_counter() - t0
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
+    done = tally.n
+    paths = []
+    if parquet_dir is not None:
+        paths = [str(Path(parquet_dir) / name) for name in R.parquet_names(sc)]
+        if done < total:  # keep only the parts of the reported prefix (cancelled tasks may have written)
+            for path in paths:
+                for part in Path(path).glob("part-*.parquet"):
+                    if int(part.stem.split("-")[1]) >= done:
+                        part.unlink()
+    return R.RunResult(sc, R._group_results(sc, tally), done, done < total and not looks.stopped, wall, threads or 1,
+                       size, paths, total, tally.metric_sums, tally.metric_xtx, interrupts.signal, workers=n_workers,
+                       task_seconds=task_seconds, stop_reason=looks.reason)

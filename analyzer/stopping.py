@@ -1,0 +1,183 @@
+"""Adaptive stopping: play until the answer is known, at a fixed schedule of looks.
+
+A scenario's `[stop]` table:
+
+    [stop]
+    max_games = 10_000_000    # required: never more deals than this
+    min_games = 20_000        # first look (default 10,000)
+    precision = 0.25          # stop once every key metric's 95% interval is at most this wide each way
+    until = "decided"         # comparisons: stop once every variant's difference from the baseline
+    equivalence = 0.5         #   excludes zero or lies inside +-equivalence
+    metric = "first_player_edge"   # comparisons: the metric whose differences decide (default)
+
+Looks happen only at checkpoints min_games, 2 x min_games, 4 x ..., and max_games: numbers of games,
+so a stopped run is reproducible whatever the threads, chunks or workers. Looking K times at a 95%
+interval would cover less than 95%; so every interval of a stopped run (the whole report's) is a
+Bonferroni interval at level 1 - 0.05 / K, K being the number of scheduled looks. Each of the K looks
+then errs with probability at most 0.05 / K, all of them together at most 0.05: the intervals
+reported when the run stops cover the truth at least 95% of the time, whenever it stops.
+
+Key metrics: the sweep's target at every point; in comparisons, every variant's paired difference
+from the baseline on `metric`; in round-robins, every pairing's head-to-head share; in ladders, every
+rung's win share; otherwise every seat's (or team's) win share. Precision is in points for shares, else in the metric's own unit.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from analyzer.errors import MISSING, ScenarioError
+
+STOP_KEYS = ("max_games", "min_games", "precision", "until", "equivalence", "metric")
+DEFAULT_MIN = 10_000
+
+
+@dataclass(frozen=True)
+class StopRule:
+    max_games: int
+    min_games: int
+    precision: float | None  # as a fraction for shares (points / 100), else in the metric's unit
+    until_decided: bool
+    equivalence: float | None
+    metric: str
+
+    def checkpoints(self):
+        """min_games, doubling, then max_games."""
+        out, k = [], self.min_games
+        while k < self.max_games:
+            out.append(k)
+            k *= 2
+        return out + [self.max_games]
+
+    def z(self):
+        """The z of a two-sided interval at level 1 - 0.05 / K (Bonferroni over the K looks)."""
+        return z_two_sided(0.05 / len(self.checkpoints()))
+
+
+def z_two_sided(alpha):
+    """z with P(|Z| > z) = alpha, by bisection on erfc (no scipy needed at run time)."""
+    lo, hi = 0.0, 40.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if math.erfc(mid / math.sqrt(2)) > alpha:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def parse(raw, source, kind, games_given):
+    """The validated StopRule of a scenario's [stop] table (kind: single, variants, sweep, round_robin)."""
+    spec = raw.get("stop")
+    if spec is None:
+        return None
+    if not isinstance(spec, dict):
+        raise ScenarioError(source, "stop", spec, "must be a table: [stop] with max_games and precision or until")
+    for k in spec:
+        if k not in STOP_KEYS:
+            raise ScenarioError(source, f"stop.{k}", spec[k], "unknown key; allowed: " + ", ".join(STOP_KEYS))
+
+    def integer(key, default=MISSING, low=1):
+        v = spec.get(key, default)
+        if v is MISSING:
+            raise ScenarioError(source, f"stop.{key}", v, "is required: the most deals the run may play")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**10:
+            raise ScenarioError(source, f"stop.{key}", v, f"must be an integer from {low:,} to 10,000,000,000")
+        return v
+
+    def positive(key):
+        v = spec.get(key)
+        if v is None:
+            return None
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v <= 0:
+            raise ScenarioError(source, f"stop.{key}", v, "must be a number above 0")
+        return float(v)
+
+    max_games = integer("max_games")
+    if games_given is not None:
+        max_games = min(max_games, games_given)
+    min_games = integer("min_games", min(DEFAULT_MIN, max_games), 100)
+    if min_games > max_games:
+        raise ScenarioError(source, "stop.min_games", min_games, f"must be at most stop.max_games ({max_games:,})")
+    until = spec.get("until")
+    if until not in (None, "decided"):
+        raise ScenarioError(source, "stop.until", until, 'must be "decided" (or left out)')
+    if until and kind != "variants":
+        raise ScenarioError(source, "stop.until", until, 'works with [[variants]] only: it decides each variant '
+                                                         'against the baseline; use precision otherwise')
+    precision, equivalence = positive("precision"), positive("equivalence")
+    if precision is None and until is None:
+        raise ScenarioError(source, "stop", spec, 'needs precision = ... or until = "decided"')
+    if until and equivalence is None:
+        raise ScenarioError(source, "stop.equivalence", MISSING,
+                            'is required with until = "decided": the margin inside which a difference does not '
+                            'matter (e.g. 0.5 points)')
+    metric = spec.get("metric", "first_player_edge")
+    if not isinstance(metric, str):
+        raise ScenarioError(source, "stop.metric", metric, "must be a metric name, e.g. \"first_player_edge\"")
+    return StopRule(max_games, min_games, precision, bool(until), equivalence, metric)
+
+
+def key_intervals(sc, groups):
+    """[(label, value, lo, hi, metric)] of the key metrics of a run so far (groups: GroupResults)."""
+    from analyzer import metrics as M
+
+    kind = sc.comparison.get("kind")
+    out = []
+    if kind == "sweep":
+        key = sc.comparison["metric"]
+        for g in groups:
+            m = M.metric_for(sc.game, g.players, g.rotations, key) or M.Metric(key, key, sc.comparison["metric_column"])
+            out.append((g.label, *M.value_ci(m, g.summary, g.rotations), m))
+    elif kind == "variants":
+        base = groups[0]
+        for g in groups[1:]:
+            m = M.metric_for(sc.game, g.players, g.rotations, sc.stop.metric)
+            bm = M.metric_for(sc.game, base.players, base.rotations, sc.stop.metric)
+            out.append((f"{g.label} vs {base.label}, {m.label}", *M.diff_ci(m, g.summary, g.rotations, base.summary,
+                                                                   base.rotations, base_metric=bm), m))
+    elif kind in ("round_robin", "ladder"):  # a pairing's head-to-head share, a rung's share
+        for g in groups:
+            m = M.Metric("policy_share_0", "win share of the policy of seat 0", "pcredit_0", scale=1 / M.CREDIT,
+                         percent=True)
+            out.append((g.label, *M.value_ci(m, g.summary, g.rotations), m))
+    else:
+        for g in groups:
+            for u in M.win_units(sc.game, g.players):
+                out.append((f"{g.label}: {u.name}" if len(groups) > 1 else u.name,
+                            *M.value_ci(u.share, g.summary, g.rotations), u.share))
+    return out
+
+
+def unit(metric):
+    """Precision and equivalence are in points for rates and shares, else in the metric's unit."""
+    return 100.0 if metric.percent else 1.0
+
+
+def check(sc, groups, games, last):
+    """(stop now?, the reason in words) at a checkpoint of `games` deals (last: the final checkpoint)."""
+    rule = sc.stop
+    rows = key_intervals(sc, groups)
+    widest = max(rows, key=lambda r: (r[3] - r[2]) / 2 * unit(r[4]) if not math.isnan(r[2]) else math.inf)
+    half = (widest[3] - widest[2]) / 2 * unit(widest[4])
+    if rule.until_decided:
+        undecided = [r[0] for r in rows if not _decided(r, rule.equivalence)]
+        if not undecided:
+            return True, f"every variant decided after {games:,} deals"
+        if last:
+            return True, (f"max_games reached after {games:,} deals; still undecided: {', '.join(undecided)}")
+        return False, f"{len(undecided)} undecided"
+    if rule.precision is not None and not math.isnan(half) and half <= rule.precision:
+        return True, f"precision {rule.precision:g} reached after {games:,} deals (widest: {widest[0]}, ±{half:.3g})"
+    if last:
+        return True, (f"max_games reached after {games:,} deals; {widest[0]}'s interval is still ±{half:.3g} "
+                      f"wide (wanted ±{rule.precision:g})")
+    return False, f"widest ±{half:.3g}, wanted ±{rule.precision:g}"
+
+
+def _decided(row, equivalence):
+    _, d, lo, hi, metric = row
+    if math.isnan(lo):
+        return False
+    lo, hi = lo * unit(metric), hi * unit(metric)
+    return lo > 0 or hi < 0 or (-equivalence <= lo and hi <= equivalence)
