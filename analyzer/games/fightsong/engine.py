@@ -19,7 +19,7 @@ from analyzer.games.fightsong.state import (
     FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
     S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
-    hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
+    hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
 
 # rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
@@ -37,6 +37,13 @@ G_MARGIN, G_POINTS, G_PLAYS, G_P3, G_P2, G_P1_INNER, G_P1_BONUS, G_P0, G_EXTRA, 
 GAME_COLUMNS = ("margin", "points", "plays", "plays_3", "plays_2", "plays_1_inner", "plays_1_bonus", "plays_0",
                 "extra_points", "fs_opportunities", "fs_rounds", "fs_multi", "fs_hands", "fs_ties", "fs_won",
                 "fs_lost", "fs_no_point", "tiebreak_rounds", "tiebreak_hands", "won_on_extra", "refills")
+
+
+@njit(cache=True, inline="always")
+def clockwise(seat, i, n):
+    """The seat i places clockwise from `seat` (i < n): (seat + i) mod n without a division."""
+    s = seat + i
+    return s - n if s >= n else s
 
 
 @njit(cache=True, inline="always")
@@ -73,12 +80,12 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
     left = st[S_LEFT]
     for _ in range(count):
         for i in range(n):
-            s = (left + i) % n
+            s = clockwise(left, i, n)
             if (seat_mask >> s) & 1:
                 hand_add(st, hand, gp_kind, layer, s, take(st, rg, STK_GP))
     if on:
         for i in range(n):
-            s = (left + i) % n
+            s = clockwise(left, i, n)
             if (seat_mask >> s) & 1:
                 size = st[hn_at(layer, s)]
                 k = emit(st, tr, on, EV_DEAL, s, layer, why, count, size, st[S_CNT + STK_GP], 0, 0, 0, 0, 0)
@@ -139,13 +146,13 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
     left = st[S_LEFT]
     starter = -1
     for i in range(n):
-        s = (left + i) % n
+        s = clockwise(left, i, n)
         if (part_mask >> s) & 1 and (n_init != 1 or team_of(s, n) == first_init):
             starter = s
             break
     nplays = np.int64(0)
     for i in range(n):
-        s = (starter + i) % n
+        s = clockwise(starter, i, n)
         if (part_mask >> s) & 1:
             st[O_SEQ + nplays] = s
             nplays += 1
@@ -207,15 +214,15 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
     back = 0
     for i in range(n):
-        s = (left + i) % n
+        s = clockwise(left, i, n)
         if (part_mask >> s) & 1:
-            while st[hn_at(1, s)] > 0:
-                card = hand[1, s, 0]
-                hand_remove_kind(st, hand, gp_kind, 1, s, gp_kind[card])
+            for i_card in range(st[hn_at(1, s)]):
+                card = hand[1, s, i_card]
                 put_bottom(st, rg, STK_GP, card)
                 if ek >= 0:
                     tr[ek, TRACE_FIXED + back] = card
                 back += 1
+            clear_hand(st, 1, s)
     if ek >= 0:
         tr[ek, 3] = back
     if on:
@@ -268,7 +275,7 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
         else:
             nplays = n
             for j in range(n):
-                st[O_SEQ + j] = (starter + j) % n
+                st[O_SEQ + j] = clockwise(starter, j, n)
         play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, np.int64(0),
                    nplays)
         # record the hand's points

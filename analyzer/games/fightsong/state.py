@@ -131,6 +131,15 @@ def hand_remove_kind(st, hand, gp_kind, layer, seat, kind):
     return card
 
 
+@njit(cache=True, inline="always")
+def clear_hand(st, layer, seat):
+    """Empty seat's hand of `layer` (its cards have been put elsewhere)."""
+    st[hn_at(layer, seat)] = 0
+    for k in range(N_KINDS):
+        st[hc_at(layer, seat, k)] = 0
+    st[O_HM + layer * MAXP + seat] = 0
+
+
 # one compiled signature (constants passed as fields would otherwise compile a copy per combination)
 @njit("int64(int64[::1], int64[:, ::1], boolean, int64, int64, int64, int64, int64, int64, int64, int64, int64, "
       "int64, int64, int64)", cache=True)
