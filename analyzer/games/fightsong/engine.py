@@ -95,7 +95,8 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 
 @njit(cache=True)
-def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer, nplays):
+def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
+               nplays):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play)."""
     n = st[S_N]
@@ -169,8 +170,8 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         hands += 1
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, np.int64(1),
-                   nplays)
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(1), nplays)
         best = -1
         n_best = 0
         best_team = -1
@@ -276,8 +277,8 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
             nplays = n
             for j in range(n):
                 st[O_SEQ + j] = clockwise(starter, j, n)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, np.int64(0),
-                   nplays)
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays)
         # record the hand's points
         for j in range(nplays):
             st[O_REG + j] = st[O_PL + j]
@@ -335,8 +336,8 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
                     part_mask = (1 << chooser) | (1 << opponent)
                 else:
                     part_mask = init_mask  # in 3 players a team is a seat
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-                                                      par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
                                                       init_mask, part_mask)
             out[g + G_FS_ROUNDS] += 1
             out[g + G_FS_HANDS] += hands
@@ -463,7 +464,8 @@ def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, sc
     init_state(st, rg, order_gp, order_act, order_fs, n)
     if rules[R_STACKED] == 0:
         shuffle_stacks(st, rg, rng)
-    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace, trace_on)
+    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace,
+               trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of state arrays

@@ -142,6 +142,10 @@ def decode(row, n, deck):
     raise ValueError(f"unknown Fight Song event code {code}")
 
 
+def plural(k, noun):
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def who(label):
     return f"team {label}" if "+" in label else f"seat {label}"
 
@@ -203,10 +207,10 @@ def format_event(ev):
     if t == "end":
         totals = teams_text(ev["totals"])
         if ev["condition"] == "stall":
-            return f"\nGame over after {ev['hands']} hands: the hand cap was reached with no winner. Totals: {totals}"
+            return f"\nGame over after {plural(ev['hands'], 'hand')}: the hand cap was reached with no winner. Totals: {totals}"
         w = " and ".join(who(x) for x in ev["winning_teams"])
         why = {"alone": "reached the target", "highest": "reached the target with the highest total",
                "tiebreak": "won the Fight Song round that settled the tie",
                "shared": "are still tied after 3 Fight Song hands: a shared win"}[ev["condition"]]
-        return f"\nGame over after {ev['hands']} hands: {w} {why}. Totals (round + extra): {totals}"
+        return f"\nGame over after {plural(ev['hands'], 'hand')}: {w} {why}. Totals (round + extra): {totals}"
     raise ValueError(t)
