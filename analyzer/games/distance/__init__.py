@@ -1,0 +1,113 @@
+"""The Distance: play the next letter up the musical alphabet; the first to empty her hand wins (2-5 players)."""
+import numpy as np
+
+from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.distance import engine as E
+from analyzer.games.distance import policies as P
+from analyzer.games.distance import rules as R
+from analyzer.games.distance import trace as T
+
+DECLARE_CHOICES = ("block_next", "easy_self", "random")
+INTERVAL_CHOICES = ("fixed", "best_for_me", "worst_for_next")
+
+
+def _params(declare):
+    """The parameters every policy has."""
+    return (
+        Param("declare", "choice", declare,
+              "which letter it declares when it may choose (after a wild start card): 'block_next' (the one that "
+              "leaves the next player the letter the fewest unseen cards give), 'easy_self' (the one that leaves "
+              "itself the letter its own hand gives most after everyone played once) or 'random'",
+              choices=DECLARE_CHOICES),
+        Param("interval", "choice", "best_for_me",
+              "when it is the chooser (rules.interval = 'chooser'): 'fixed' (fixed_interval), 'best_for_me' (the "
+              "interval under which its hand chains longest) or 'worst_for_next' (the one under which the letters "
+              "after those it holds are the scarcest among the unseen cards)", choices=INTERVAL_CHOICES),
+        Param("fixed_interval", "int", 2, "with interval = 'fixed': the interval it picks (2 = seconds .. 7 = sevenths)",
+              2, 7),
+        Param("wild_reserve", "int", 2,
+              "conserve only: with this many cards or fewer in hand it plays everything that fits, wilds included", 0, 20),
+    )
+
+
+POLICIES = (
+    Policy("random", P.P_RANDOM, "uniform over every legal play: which pitch class, how many of it, how many wilds, "
+                                 "and which letter when any letter may be played", _params("random")),
+    Policy("conserve", P.P_CONSERVE, "one card of the fitting pitch class it holds most of; a wild only when no note "
+                                     "fits (or, with wild_reserve cards or fewer, everything that fits)",
+           _params("block_next")),
+    Policy("greedy", P.P_GREEDY, "empties its hand fastest: every card of the fitting pitch class it holds most of, "
+                                 "and every wild", _params("block_next")),
+)
+
+
+def encode(rules, seats):
+    n = len(seats)
+    deck = R.load_deck(rules["_deck_path"], None)
+    mode = {"random": E.MODE_RANDOM, "chooser": E.MODE_CHOOSER}.get(rules["interval"], E.MODE_FIXED)
+    step = R.INTERVAL_NUMBER.get(rules["interval"], 2) - 1
+    arr = np.zeros(E.N_RULES, dtype=np.int64)
+    arr[E.R_PLAYERS], arr[E.R_HAND], arr[E.R_MODE], arr[E.R_STEP] = n, rules["hand_size"], mode, step
+    arr[E.R_CHOOSER], arr[E.R_DRAW_LIMIT], arr[E.R_TURN_CAP] = rules["chooser"], rules["draw_limit"], rules["turn_cap"]
+    order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
+    if order.size:
+        arr[E.R_STACKED] = 1
+    rates = np.array([rules["misplay_rate"], rules["forget_call_rate"]], dtype=np.float64)
+    steps = np.array([k - 1 for k in rules["random_intervals"]], dtype=np.int64)
+    pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
+    par = np.zeros((n, P.N_PAR), dtype=np.float64)
+    for i, s in enumerate(seats):
+        par[i, P.PAR_DECLARE] = DECLARE_CHOICES.index(s.params["declare"])
+        par[i, P.PAR_INTERVAL] = INTERVAL_CHOICES.index(s.params["interval"])
+        par[i, P.PAR_FIXED] = s.params["fixed_interval"]
+        par[i, P.PAR_RESERVE] = s.params["wild_reserve"]
+    kind_mask = np.array(deck.masks, dtype=np.int64)
+    kind_total = np.array(deck.copies, dtype=np.int64)
+    return arr, rates, steps, kind_mask, kind_total, deck.card_kinds(), order, pol, par, deck.card_names()
+
+
+def batch(seed, first_game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, names, out):
+    """The numba batch, without the card names (they are for the trace)."""
+    E.batch(seed, first_game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, out)
+
+
+GAME = Game(
+    name="distance",
+    title="The Distance",
+    min_players=2,
+    max_players=5,
+    summary="play the next letter up the musical alphabet (by the chosen interval); first to empty her hand wins",
+    settings=R.SETTINGS,
+    policies=POLICIES,
+    columns=E.columns,
+    resolve_rules=R.resolve_rules,
+    encode=encode,
+    batch=batch,
+    play_traced=T.play_traced,
+    format_event=T.format_event,
+    length_label="turns",
+    end_conditions=("a player emptied her hand", "stall: a full round of passes with nothing left to draw",
+                    "stall: the turn cap"),
+    metrics=(
+        Ratio("Cards drawn per game", "cards_drawn", None, help="draws of players who could not play (not penalties)"),
+        Ratio("Passes per game", "passes", None, help="turns that ended without a play after the draws"),
+        Ratio("Passes per turn", "passes", "length", percent=True),
+        Ratio("Reshuffles per game", "reshuffles", None, help="the stock ran out: the discard pile became the stock"),
+        Ratio("Wilds used per game", "wilds_used", None, help="? and Chromatic Scale cards played"),
+        Ratio("Plays of two or more cards", "multi_plays", "plays", percent=True,
+              help="share of plays that put down several cards of one pitch class (and wilds)"),
+        Ratio("Misplays per game", "misplays", None, help="human error (misplay_rate): cards back, 2 penalty cards"),
+        Ratio("Forgotten calls per game", "forgotten_calls", None,
+              help="human error (forget_call_rate): 'Musicards' not called, 2 penalty cards"),
+        Ratio("Penalty cards per game", "penalty_cards", None),
+        Ratio("Interval played (2 = seconds .. 7 = sevenths)", "interval", None),
+        PerSeat("Cards left at the end", "cards_left_", help="the winner has 0"),
+        Histogram("Turns per game", "length"),
+        Histogram("Interval played (2 = seconds .. 7 = sevenths)", "interval",
+                  help="how often each interval was played (chosen, drawn or set)"),
+    ),
+    default_policy="greedy",
+    docs="docs/distance.md",
+    ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
+            {"label": "greedy", "policy": "greedy"}),
+)

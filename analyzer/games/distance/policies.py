@@ -1,0 +1,240 @@
+"""The Distance policies in numba: which cards to play, which letter to declare, which interval to choose.
+
+A play is (kind of the notes or -1, how many notes, how many wilds, declared letter). Every policy
+must play when it can (the rule); they differ in which legal play they choose:
+- random: uniform over every legal play (which pitch class, how many of it, how many wilds, and the
+  letter when any letter may be played);
+- greedy: the pitch class it holds most of, every card of it, and every wild (empties its hand fastest);
+- conserve: one card of the pitch class it holds most of; a wild only when no note fits; with
+  wild_reserve cards or fewer in hand it plays like greedy, to go out.
+The letter it declares, where it has a choice (after a wild start card), follows `declare`:
+block_next (the next player then needs the letter the fewest unseen cards give: unseen = the deck
+minus the discard pile minus its own hand), easy_self (the letter it would need itself after everyone
+else played once: the one its remaining hand gives most), random.
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.games.distance.state import ALL, MAXK, NEED_ANY, O_CNT, O_DCNT, O_HN, S_N, S_NKINDS, S_STEP, fits
+from analyzer.rng import below
+
+P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
+# policy parameter columns (float64 par[seat, ...])
+PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE = 0, 1, 2, 3
+N_PAR = 4
+DECLARE_BLOCK, DECLARE_EASY, DECLARE_RANDOM = 0, 1, 2
+CHOOSE_FIXED, CHOOSE_BEST, CHOOSE_WORST = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def popcount7(m):
+    k = 0
+    for i in range(7):
+        k += (m >> i) & 1
+    return k
+
+
+@njit(cache=True, inline="always")
+def nth_letter(mask, j):
+    """The j-th letter (0-based) of a letter mask."""
+    for i in range(7):
+        if (mask >> i) & 1:
+            if j == 0:
+                return i
+            j -= 1
+    return -1
+
+
+@njit(cache=True)
+def letter_supply(counts_row, kind_mask, n_kinds, letter):
+    """How many of the given cards (counts per kind) can be declared as `letter` (wilds included)."""
+    total = 0
+    for k in range(n_kinds):
+        if (kind_mask[k] >> letter) & 1:
+            total += counts_row[k]
+    return total
+
+
+@njit(cache=True, inline="always")
+def declare(st, seat, candidates, play_kind, notes, wilds, kind_mask, kind_total, par, rng, scratch):
+    """The letter to declare among `candidates` (a mask), by the seat's declare rule, for a play of
+    `notes` cards of play_kind and `wilds` wilds. scratch: MAXK int64 (reused)."""
+    n_cand = popcount7(candidates)
+    if n_cand == 1:
+        return nth_letter(candidates, 0)
+    rule = np.int64(par[seat, PAR_DECLARE])
+    if rule == DECLARE_RANDOM:
+        return nth_letter(candidates, below(rng, 1 + seat, n_cand))
+    n_kinds = st[S_NKINDS]
+    step = st[S_STEP]
+    own = st[O_CNT + seat * MAXK:O_CNT + seat * MAXK + MAXK]
+    # its hand after this play
+    for k in range(n_kinds):
+        scratch[k] = own[k]
+    if play_kind >= 0:
+        scratch[play_kind] -= notes
+    left = wilds
+    for k in range(n_kinds):
+        if kind_mask[k] == ALL and left > 0:
+            took = min(left, scratch[k])
+            scratch[k] -= took
+            left -= took
+    best, best_score = -1, -1
+    for letter in range(7):
+        if not (candidates >> letter) & 1:
+            continue
+        if rule == DECLARE_BLOCK:
+            # the next player needs letter + step: fewest unseen cards that give it is best (seen: the
+            # discard pile and its own hand, the cards it is playing included)
+            target = (letter + step) % 7
+            unseen = 0
+            for k in range(n_kinds):
+                if (kind_mask[k] >> target) & 1:
+                    unseen += kind_total[k] - st[O_DCNT + k] - own[k]
+            score = 1_000_000 - unseen
+        else:
+            # after everyone else plays once it needs letter + step * players: most of its own cards best
+            target = (letter + step * st[S_N]) % 7
+            score = letter_supply(scratch, kind_mask, n_kinds, target)
+        if score > best_score:
+            best, best_score = letter, score
+    return best
+
+
+@njit(cache=True, inline="always")
+def choose_play(st, seat, need, pol, par, kind_mask, kind_total, rng, scratch):
+    """The seat's play for the needed letter: (kind of the notes or -1, notes, wilds, declared letter);
+    notes + wilds == 0 means it holds nothing that fits."""
+    n_kinds = st[S_NKINDS]
+    base = O_CNT + seat * MAXK
+    wilds = 0
+    for k in range(n_kinds):
+        if kind_mask[k] == ALL:
+            wilds += st[base + k]
+    policy = pol[seat]
+    if policy == P_RANDOM:
+        # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
+        total = 0
+        for k in range(n_kinds):
+            c = st[base + k]
+            if c > 0 and kind_mask[k] != ALL and fits(kind_mask[k], need):
+                letters = popcount7(kind_mask[k]) if need == NEED_ANY else 1
+                total += c * (wilds + 1) * letters
+        wild_letters = 7 if need == NEED_ANY else 1
+        total += wilds * wild_letters
+        if total == 0:
+            return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+        j = below(rng, 1 + seat, total)
+        for k in range(n_kinds):
+            c = st[base + k]
+            if c > 0 and kind_mask[k] != ALL and fits(kind_mask[k], need):
+                letters = popcount7(kind_mask[k]) if need == NEED_ANY else 1
+                size = c * (wilds + 1) * letters
+                if j < size:
+                    notes = 1 + j // ((wilds + 1) * letters)
+                    rest = j % ((wilds + 1) * letters)
+                    w = rest // letters
+                    letter = need if need != NEED_ANY else nth_letter(kind_mask[k], rest % letters)
+                    return np.int64(k), np.int64(notes), np.int64(w), np.int64(letter)
+                j -= size
+        w = 1 + j // wild_letters
+        letter = need if need != NEED_ANY else j % wild_letters
+        return np.int64(-1), np.int64(0), np.int64(w), np.int64(letter)
+    # greedy and conserve: the fitting pitch class it holds most of (ties: the first kind in the deck)
+    best, best_count = -1, 0
+    for k in range(n_kinds):
+        c = st[base + k]
+        if c > best_count and kind_mask[k] != ALL and fits(kind_mask[k], need):
+            best, best_count = k, c
+    hand = st[O_HN + seat]
+    all_in = policy == P_GREEDY or hand <= np.int64(par[seat, PAR_RESERVE])
+    if best >= 0:
+        notes = best_count if all_in else 1
+        w = wilds if all_in else 0
+        candidates = kind_mask[best] if need == NEED_ANY else (1 << need)
+    elif wilds > 0:
+        notes = 0
+        w = wilds if all_in else 1
+        candidates = ALL if need == NEED_ANY else (1 << need)
+    else:
+        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+    letter = declare(st, seat, candidates, best, notes, w, kind_mask, kind_total, par, rng, scratch)
+    return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
+
+
+@njit(cache=True)
+def start_letter(st, seat, mask, pol, par, kind_mask, rng):
+    """A two-letter start card: the letter the first player says it counts as. Random: either; the
+    others: the one whose next letter (letter + step) it can play with the most cards (ties: the first)."""
+    n_cand = popcount7(mask)
+    if pol[seat] == P_RANDOM:
+        return nth_letter(mask, below(rng, 1 + seat, n_cand))
+    base = O_CNT + seat * MAXK
+    best, best_score = -1, -1
+    for letter in range(7):
+        if (mask >> letter) & 1:
+            score = letter_supply(st[base:base + MAXK], kind_mask, st[S_NKINDS], (letter + st[S_STEP]) % 7)
+            if score > best_score:
+                best, best_score = letter, score
+    return best
+
+
+@njit(cache=True)
+def chain_length(counts, kind_mask, n_kinds, step):
+    """The longest run of letters L, L+step, L+2 step, ... that the given cards can give in turn, one card
+    each (wilds fill gaps): how far a hand can chain under that interval."""
+    supply = np.zeros(7, dtype=np.int64)
+    wilds = 0
+    for k in range(n_kinds):
+        if kind_mask[k] == ALL:
+            wilds += counts[k]
+        else:
+            for letter in range(7):
+                if (kind_mask[k] >> letter) & 1:
+                    supply[letter] += counts[k]
+    best = 0
+    for start in range(7):
+        left = wilds
+        run = 0
+        letter = start
+        for _ in range(7):
+            if supply[letter] > 0:
+                run += 1
+            elif left > 0:
+                left -= 1
+                run += 1
+            else:
+                break
+            letter = (letter + step) % 7
+        best = max(best, run)
+    return best
+
+
+@njit(cache=True)
+def choose_interval(st, seat, par, kind_mask, kind_total):
+    """The chooser's interval (a step, 1..6) after seeing her hand: fixed (fixed_interval); best_for_me
+    (the longest chain of its own hand, ties: the smaller interval); worst_for_next (the step under which
+    the letter after each letter it holds is one the unseen cards give least: the players after it will
+    find the letters it leaves them scarce)."""
+    how = np.int64(par[seat, PAR_INTERVAL])
+    if how == CHOOSE_FIXED:
+        return np.int64(par[seat, PAR_FIXED]) - 1
+    n_kinds = st[S_NKINDS]
+    own = st[O_CNT + seat * MAXK:O_CNT + seat * MAXK + MAXK]
+    best, best_score = 1, -1
+    for step in range(1, 7):
+        if how == CHOOSE_BEST:
+            score = chain_length(own, kind_mask, n_kinds, step)
+        else:
+            score = 0
+            for letter in range(7):
+                if letter_supply(own, kind_mask, n_kinds, letter) > 0:
+                    target = (letter + step) % 7
+                    unseen = 0
+                    for k in range(n_kinds):
+                        if (kind_mask[k] >> target) & 1 and kind_mask[k] != ALL:
+                            unseen += kind_total[k] - own[k]
+                    score += 1000 - unseen
+        if score > best_score:
+            best, best_score = step, score
+    return np.int64(best)

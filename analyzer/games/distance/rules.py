@@ -1,0 +1,151 @@
+"""The Distance: the Musicards deck (a data file) and the rule settings.
+
+Letters are numbered A=0 .. G=6; a card kind's letters are a 7-bit mask (all seven for a wild). Every
+physical card has an id (0 .. deck size - 1, kinds in file order, copies in a row), so a trace can
+tell copies apart. The interval is a step: Seconds = 1 letter up .. Sevenths = 6 letters up, cycling
+A..G.
+"""
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from analyzer.errors import ScenarioError
+from analyzer.games.base import Param
+
+LETTERS = "ABCDEFG"
+ALL_LETTERS = 0b1111111
+INTERVALS = ("seconds", "thirds", "fourths", "fifths", "sixths", "sevenths")  # steps 1..6
+INTERVAL_NUMBER = {name: i + 2 for i, name in enumerate(INTERVALS)}  # seconds = 2 ... sevenths = 7
+MAX_KINDS = 32
+MAX_CARDS = 256
+DEFAULT_DECK = Path(__file__).parent / "data" / "musicards.csv"
+
+SETTINGS = (
+    Param("interval", "choice", "seconds",
+          "how far up the next letter is: 'seconds' (the next letter) .. 'sevenths' (6 letters up); 'random': drawn "
+          "per game from random_intervals; 'chooser': the chooser seat picks it after seeing her hand (policy "
+          "parameter interval)", choices=INTERVALS + ("random", "chooser")),
+    Param("random_intervals", "intlist", [2, 3, 4, 5, 6, 7],
+          "with interval = 'random': the intervals drawn from, as numbers (2 = seconds .. 7 = sevenths)", 2, 7),
+    Param("chooser", "int", None, "with interval = 'chooser': the seat that picks (default: the dealer, the last seat)",
+          0, 4),
+    Param("hand_size", "int", 7, "cards dealt to each player", 1, 20),
+    Param("draw_limit", "int", 3,
+          "a player who cannot play draws up to this many cards, one at a time, before she may pass "
+          "(0: until she draws a playable card or nothing is left)", 0, 50),
+    Param("misplay_rate", "float", 0.0,
+          "human error: chance that a play is a wrong card or a wrong letter called (the cards go back, 2 penalty "
+          "cards)", 0.0, 1.0),
+    Param("forget_call_rate", "float", 0.0,
+          "human error: chance that a player left with one card forgets to call 'Musicards' (2 penalty cards)",
+          0.0, 1.0),
+    Param("turn_cap", "int", 2000, "a game still going after this many turns ends as a stall (no winner)", 10, 100000),
+    Param("deck_file", "str", "default",
+          "the deck: 'default' (the shipped Musicards list) or a CSV file (name,letters,copies), relative to the "
+          "scenario file"),
+)
+
+
+@dataclass(frozen=True)
+class Deck:
+    names: tuple[str, ...]  # per kind
+    masks: tuple[int, ...]  # per kind: letters it can be declared as (ALL_LETTERS: a wild)
+    copies: tuple[int, ...]
+    source: str
+
+    @property
+    def size(self):
+        return sum(self.copies)
+
+    def card_kinds(self):
+        """int64 array: the kind of every card id."""
+        return np.repeat(np.arange(len(self.names), dtype=np.int64), self.copies)
+
+    def card_names(self):
+        """A person's name for every card id: the kind, and which copy (#1, #2, ...)."""
+        out = []
+        for name, k in zip(self.names, self.copies):
+            out += [f"{name} #{i + 1}" for i in range(k)]
+        return out
+
+
+def load_deck(value, source):
+    """The Deck named by rules.deck_file ('default' or a path relative to the scenario), or ScenarioError."""
+    key = "rules.deck_file"
+    if value == "default":
+        path = DEFAULT_DECK
+    else:
+        path = Path(value)
+        if not path.is_absolute() and source and Path(source).exists():
+            path = Path(source).resolve().parent / path
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        raise ScenarioError(source, key, value, f"cannot be read as a UTF-8 deck file ({getattr(e, 'strerror', None) or e})") from None
+    rows = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
+    reader = csv.reader(io.StringIO("\n".join(rows)))
+    header = next(reader, None)
+    if header is None or [h.strip() for h in header] != ["name", "letters", "copies"]:
+        raise ScenarioError(source, key, value, f"{path.name}: the first row must be the header name,letters,copies")
+    names, masks, copies = [], [], []
+    for line, row in enumerate(reader, start=2):
+        where = f"{path.name}, card row {line - 1}"
+        if len(row) != 3:
+            raise ScenarioError(source, key, value, f"{where}: needs 3 fields (name,letters,copies), has {len(row)}")
+        name, letters, count = (x.strip() for x in row)
+        if not name or name in names:
+            raise ScenarioError(source, key, value, f"{where}: name {name!r} must be non-empty and appear once")
+        if letters == "*":
+            mask = ALL_LETTERS
+        else:
+            mask = 0
+            for letter in letters.split():
+                if len(letter) != 1 or letter.upper() not in LETTERS:
+                    raise ScenarioError(source, key, value, f"{where} ({name}): unknown letter {letter!r}; letters "
+                                                            f"are A to G, separated by spaces, or * for a wild")
+                mask |= 1 << LETTERS.index(letter.upper())
+            if mask == 0:
+                raise ScenarioError(source, key, value, f"{where} ({name}): a pitch class with no letter; give its "
+                                                        f"letters (e.g. 'F G') or * for a wild")
+        if not count.isdigit() or not 1 <= int(count) <= 100:
+            raise ScenarioError(source, key, value, f"{where} ({name}): copies {count!r} must be a whole number "
+                                                    f"from 1 to 100")
+        names.append(name)
+        masks.append(mask)
+        copies.append(int(count))
+    if len(names) > MAX_KINDS or sum(copies) > MAX_CARDS:
+        raise ScenarioError(source, key, value, f"{path.name}: at most {MAX_KINDS} kinds and {MAX_CARDS} cards "
+                                                f"(has {len(names)} and {sum(copies)})")
+    covered = 0
+    for m in masks:
+        covered |= m
+    if covered != ALL_LETTERS:
+        missing = [LETTERS[i] for i in range(7) if not covered >> i & 1]
+        raise ScenarioError(source, key, value, f"{path.name}: no card gives the letter(s) {', '.join(missing)}: "
+                                                f"a game could need them")
+    return Deck(tuple(names), tuple(masks), tuple(copies), str(path))
+
+
+def resolve_rules(rules, n_players, source):
+    """Load and check the deck, fill the chooser, reject combinations no game could be played with."""
+    deck = load_deck(rules["deck_file"], source)
+    need = n_players * rules["hand_size"] + 1
+    if deck.size < need:
+        raise ScenarioError(source, "rules.hand_size", rules["hand_size"],
+                            f"{n_players} players x {rules['hand_size']} cards + the start card = {need} cards, but "
+                            f"the deck ({Path(deck.source).name}) has only {deck.size}")
+    if rules["chooser"] is None:
+        rules["chooser"] = n_players - 1
+    elif rules["chooser"] >= n_players:
+        raise ScenarioError(source, "rules.chooser", rules["chooser"], f"seats run from 0 to {n_players - 1}")
+    rules["_deck_path"] = deck.source  # the deck file as resolved (encode loads it; not a setting)
+    return rules
+
+
+def letter_names(mask):
+    return [LETTERS[i] for i in range(7) if mask >> i & 1]

@@ -1,0 +1,191 @@
+"""The Distance: the game state in one int64 array, and the rule primitives (drawing, reshuffling,
+moving cards, what fits).
+
+A game's whole state lives in `st` (layout below), so every rule function takes the same few
+arguments and a batch reuses one array for game after game. Hands hold card ids (unique per
+physical card) and, beside them, counts per kind, which the policies read. The stock is read from
+position S_POS up to S_NSTOCK (index S_POS is its top); the discard pile grows upwards (its last card
+is the top card, the one the next play must follow).
+
+Letters are 0..6 (A..G); NEED_ANY means any letter may be played (after a wild start card).
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.rng import DEAL, shuffle
+
+MAXP = 5  # players
+MAXC = 256  # cards in a deck
+MAXK = 32  # kinds of card
+ALL = 127  # the letter mask of a wild
+NEED_ANY = -1
+
+# --- the state array -----------------------------------------------------------------------------
+O_HAND = 0                      # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
+O_HN = O_HAND + MAXP * MAXC     # MAXP hand sizes
+O_CNT = O_HN + MAXP             # MAXP x MAXK: cards of each kind in each hand
+O_STOCK = O_CNT + MAXP * MAXK   # the stock; its top is st[O_STOCK + st[S_POS]]
+O_DISC = O_STOCK + MAXC         # the discard pile, bottom first
+O_DCNT = O_DISC + MAXC          # MAXK: cards of each kind in the discard pile (what everyone can see)
+O_SC = O_DCNT + MAXK            # scalars
+S_POS = O_SC + 0                # stock read position
+S_NSTOCK = O_SC + 1             # stock end (cards in stock = S_NSTOCK - S_POS)
+S_NDISC = O_SC + 2              # cards in the discard pile
+S_NEED = O_SC + 3               # the letter the next play must give (NEED_ANY: any)
+S_STEP = O_SC + 4               # the interval as a step: 1 (seconds) .. 6 (sevenths)
+S_NE = O_SC + 5                 # trace events written
+S_OVF = O_SC + 6                # 1 if the trace buffer overflowed
+S_N = O_SC + 7                  # players
+S_NCARDS = O_SC + 8             # cards in the deck
+S_NKINDS = O_SC + 9             # kinds of card
+ST_SIZE = O_SC + 10
+
+# --- trace events: column 0 is the code, fields 1..7, card lists from column TRACE_FIXED ----------
+TRACE_FIXED = 8
+TRACE_WIDTH = TRACE_FIXED + MAXC
+(EV_DECK, EV_DEAL, EV_INTERVAL, EV_START, EV_START_LETTER, EV_TURN, EV_PLAY, EV_DRAW, EV_PASS,
+ EV_RESHUFFLE, EV_PENALTY, EV_END) = range(1, 13)
+DRAW_NORMAL, DRAW_PENALTY = 0, 1
+PEN_MISPLAY, PEN_FORGOT = 0, 1
+HOW_FIXED, HOW_RANDOM, HOW_CHOSEN = 0, 1, 2
+
+
+@njit(cache=True, inline="always")
+def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7):
+    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+    if not on:
+        return -1
+    k = st[S_NE]
+    if k >= tr.shape[0]:
+        st[S_OVF] = 1
+        return -1
+    tr[k, 0] = code
+    tr[k, 1] = f1
+    tr[k, 2] = f2
+    tr[k, 3] = f3
+    tr[k, 4] = f4
+    tr[k, 5] = f5
+    tr[k, 6] = f6
+    tr[k, 7] = f7
+    st[S_NE] = k + 1
+    return k
+
+
+@njit(cache=True)
+def init_state(st, n_players, n_cards, n_kinds):
+    for i in range(ST_SIZE):
+        st[i] = 0
+    st[S_N] = n_players
+    st[S_NCARDS] = n_cards
+    st[S_NKINDS] = n_kinds
+    st[S_NSTOCK] = n_cards
+    for c in range(n_cards):
+        st[O_STOCK + c] = c
+
+
+@njit(cache=True, inline="always")
+def stock_left(st):
+    return st[S_NSTOCK] - st[S_POS]
+
+
+@njit(cache=True, inline="always")
+def add_to_hand(st, seat, card, card_kind):
+    n = st[O_HN + seat]
+    st[O_HAND + seat * MAXC + n] = card
+    st[O_HN + seat] = n + 1
+    st[O_CNT + seat * MAXK + card_kind[card]] += 1
+
+
+@njit(cache=True, inline="always")
+def take_from_hand(st, seat, kind, card_kind):
+    """Remove the first card of `kind` from seat's hand (keeping the others in order); returns its id."""
+    base = O_HAND + seat * MAXC
+    n = st[O_HN + seat]
+    for i in range(n):
+        c = st[base + i]
+        if card_kind[c] == kind:
+            for j in range(i, n - 1):
+                st[base + j] = st[base + j + 1]
+            st[O_HN + seat] = n - 1
+            st[O_CNT + seat * MAXK + kind] -= 1
+            return c
+    return -1
+
+
+@njit(cache=True, inline="always")
+def discard(st, card, card_kind):
+    st[O_DISC + st[S_NDISC]] = card
+    st[S_NDISC] += 1
+    st[O_DCNT + card_kind[card]] += 1
+
+
+@njit(cache=True, inline="always")
+def top_card(st):
+    return st[O_DISC + st[S_NDISC] - 1] if st[S_NDISC] > 0 else np.int64(-1)
+
+
+@njit(cache=True)
+def reshuffle(st, rng, card_kind, tr, on):
+    """Empty stock: the discard pile except its top card, shuffled (stream DEAL), is the new stock.
+    Returns the number of cards in the new stock (0: nothing to reshuffle)."""
+    m = st[S_NDISC] - 1
+    if m <= 0:
+        return 0
+    top = st[O_DISC + m]
+    for i in range(m):
+        c = st[O_DISC + i]
+        st[O_STOCK + i] = c
+        st[O_DCNT + card_kind[c]] -= 1
+    shuffle(rng, DEAL, st[O_STOCK:O_STOCK + m], m)
+    st[O_DISC] = top
+    st[S_NDISC] = 1
+    st[S_POS] = 0
+    st[S_NSTOCK] = m
+    k = emit(st, tr, on, EV_RESHUFFLE, top, m, 0, 0, 0, 0, 0)
+    if k >= 0:
+        for i in range(m):
+            tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
+    return m
+
+
+@njit(cache=True, inline="always")
+def draw(st, rng, card_kind, tr, on):
+    """The top card of the stock (reshuffling the discard pile first if the stock is empty), or -1 if
+    there is nothing to draw. Returns (card, reshuffled: 1 if a reshuffle happened)."""
+    shuffled = 0
+    if stock_left(st) == 0:
+        if reshuffle(st, rng, card_kind, tr, on) == 0:
+            return np.int64(-1), shuffled
+        shuffled = 1
+    c = st[O_STOCK + st[S_POS]]
+    st[S_POS] += 1
+    return c, shuffled
+
+
+@njit(cache=True, inline="always")
+def fits(mask, need):
+    """A card kind with these letters can be declared as the needed letter."""
+    return need == NEED_ANY or (mask >> need) & 1 == 1
+
+
+@njit(cache=True)
+def group_fits(kinds, n, need, kind_mask):
+    """The rulebook's test of a play: one or more cards, all of one pitch class ("the same number")
+    except wilds, all declarable as one letter (the needed one, or any one when any letter may be
+    played). Returns the letters the group could be declared as (a mask; 0: not a legal play)."""
+    if n == 0:
+        return 0
+    note = -1
+    letters = ALL
+    for i in range(n):
+        m = kind_mask[kinds[i]]
+        if m == ALL:
+            continue
+        if note == -1:
+            note = kinds[i]
+        elif kinds[i] != note:
+            return 0  # a mixture of pitch classes
+        letters &= m
+    if need != NEED_ANY:
+        letters &= 1 << need
+    return letters
