@@ -23,6 +23,8 @@ CASES = {
                                          "all_seats": {"policy": "greedy", "play": "greedy"}},
     "distance: 4 greedy players": {"game": "distance", "players": 4, "all_seats": {"policy": "greedy"}},
     "distance: 4 random players": {"game": "distance", "players": 4, "all_seats": {"policy": "random"}},
+    "fightsong: 4 greedy players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"}},
+    "fightsong: 4 team players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "team"}},
     "bards: random": {"game": "bards", "players": 2,
                       "all_seats": {"policy": "random", "play": "random", "choose": "random", "setup": "random"}},
 }
@@ -65,7 +67,7 @@ def run_bench(games=1_000_000, only=None):
         return
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
     for game, scenario in (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml"),
-                           ("distance", "distance-policies.toml")):
+                           ("distance", "distance-policies.toml"), ("fightsong", "fightsong-4p.toml")):
         if game not in game_names():
             continue
         with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:

@@ -28,6 +28,13 @@ CASES = {
                                     "rules": {"deck": "extended", "copies": "double"},
                                     "all_seats": {"policy": "bait"},
                                     "seats": {"1": {"policy": "balanced", "choose": "face_up_at_least"}}},
+    "fightsong-4p-mixed": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"},
+                           "seats": {"1": {"policy": "team"}, "3": {"policy": "blocker"}}},
+    "fightsong-3p-battles": {"game": "fightsong", "players": 3, "rules": {"fs_step": 4},
+                             "all_seats": {"policy": "random"},
+                             "seats": {"0": {"policy": "greedy", "battle": "weakest"}}},
+    "fightsong-2p-rotating": {"game": "fightsong", "players": 2, "rules": {"dealer": "rotating", "hand_size": 7},
+                              "all_seats": {"policy": "team"}, "seats": {"1": {"policy": "random"}}},
 }
 SEED = 424242
 GAMES = 2000

@@ -2,7 +2,7 @@
 from importlib import import_module
 
 # module name under analyzer.games -> the name used in scenarios and on the command line
-_MODULES = {"noize": "noize", "bards": "bards", "distance": "distance"}
+_MODULES = {"noize": "noize", "bards": "bards", "distance": "distance", "fightsong": "fightsong"}
 
 
 def get_game(name):

@@ -1,0 +1,124 @@
+"""Fight Song (Marching Band-imals): match the colors of Game Play cards to the corners of Activity cards;
+teams of partners with 4 players, everyone alone with 2 or 3; Fight Song rounds for extra points."""
+import numpy as np
+
+from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.fightsong import engine as E
+from analyzer.games.fightsong import policies as P
+from analyzer.games.fightsong import rules as R
+from analyzer.games.fightsong import trace as T
+
+
+def _battle(default):
+    return Param("battle", "choice", default,
+                 "3 players, when it alone can start a Fight Song round: the opponent it battles: 'leader' (the "
+                 "higher total; a tie: the next seat clockwise), 'weakest' (the lower total; a tie: the next seat), "
+                 "'random'", choices=P.BATTLE_CHOICES)
+
+
+POLICIES = (
+    Policy("random", P.P_RANDOM, "a uniformly random card of its hand on a uniformly random free corner",
+           (_battle("random"),)),
+    Policy("greedy", P.P_GREEDY,
+           "the card and free corner that score the most now; ties: play the least versatile card (keep those "
+           "that score well on many corners), then take the corner worth least to the other cards",
+           (_battle("leader"),)),
+    Policy("team", P.P_TEAM,
+           "its score now plus partner_weight x what its partner, still to play this hand, can expect to score "
+           "on the corners left, minus opponent_weight x what each opponent still to play can (2 players: plus "
+           "its own second card's best); the later players are taken in turn, each using up the corner worth "
+           "most to a random card it cannot see",
+           (Param("partner_weight", "float", 1.0,
+                  "weight of what its partner (2 players: its own second card) can still score this hand", 0.0, 3.0),
+            Param("opponent_weight", "float", 1.0,
+                  "weight of what each opponent still to play this hand can score (1 with partner_weight 1: the "
+                  "expected margin)", 0.0, 3.0),
+            _battle("leader"))),
+    Policy("blocker", P.P_BLOCKER,
+           "greedy minus block_weight x the expected best score of the next opponent to play this hand on the "
+           "corners left: it takes, or spoils with a weak card, the corners that opponent could use best",
+           (Param("block_weight", "float", 1.0, "weight of the next opponent's expected best score", 0.0, 3.0),
+            _battle("leader"))),
+)
+
+
+def columns(n):
+    return E.columns(n)
+
+
+def encode(rules, seats):
+    n = len(seats)
+    deck = R.deck_of(rules)
+    how = R.how_table(deck)
+    score = np.where(how == R.HOW_BONUS, 1, how).astype(np.int64)
+    copies = np.array(deck.kind_copies, dtype=np.int64)
+    vers = score[:deck.n_act].sum(axis=(0, 1)).astype(np.int64)  # a kind's points over every Activity corner
+    cval = (score * copies[None, None, :]).sum(axis=2).astype(np.int64)  # a corner's points over the deck
+    hcap = max(R.max_hand(rules), R.FS_DEAL)
+    arr = np.array([n, rules["target"], rules["fs_step"], rules["hand_size"], rules["refill_at"],
+                    rules["refill_cards"], rules["max_hands"], 0, hcap, 1 if rules["dealer"] == "rotating" else 0],
+                   dtype=np.int64)
+    pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
+    par = np.zeros((n, P.N_PAR), dtype=np.float64)
+    for i, s in enumerate(seats):
+        par[i, P.PB_BATTLE] = P.BATTLE_CHOICES.index(s.params["battle"])
+        par[i, P.PB_PARTNER] = float(s.params.get("partner_weight", 0.0))
+        par[i, P.PB_OPPONENT] = float(s.params.get("opponent_weight", 0.0))
+        par[i, P.PB_BLOCK] = float(s.params.get("block_weight", 0.0))
+    enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
+                     np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
+                     cval, P.greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
+    enc.deck = deck
+    return enc
+
+
+GAME = Game(
+    name="fightsong",
+    title="Fight Song",
+    min_players=2,
+    max_players=4,
+    summary="play Game Play cards on the colored corners of Activity cards for 3/2/1 points; Fight Song rounds "
+            "for extra points; partners with 4 players",
+    settings=R.SETTINGS,
+    policies=POLICIES,
+    columns=columns,
+    resolve_rules=R.resolve_rules,
+    encode=encode,
+    batch=E.batch,
+    play_traced=T.play_traced,
+    format_event=T.format_event,
+    length_label="hands",
+    end_conditions=T.END_CONDITIONS,
+    metrics=(
+        PerSeat("Final total of the seat's team", "score_", help="round points + extra points (2-3 players: its own)"),
+        PerSeat("Round points from the seat's own cards", "seat_points_", help="points its cards scored in regular hands"),
+        Ratio("Points per hand", "points", "length", help="round points scored by all players in a regular hand"),
+        Ratio("3-point plays (outer and inner colors)", "plays_3", "plays", percent=True,
+              help="share of regular-hand plays"),
+        Ratio("2-point plays (outer color)", "plays_2", "plays", percent=True, help="share of regular-hand plays"),
+        Ratio("1-point plays (inner color)", "plays_1_inner", "plays", percent=True, help="share of regular-hand plays"),
+        Ratio("1-point plays (Bonus Corner color)", "plays_1_bonus", "plays", percent=True,
+              help="share of regular-hand plays"),
+        Ratio("0-point plays", "plays_0", "plays", percent=True, help="share of regular-hand plays"),
+        Ratio("Fight Song rounds per game", "fs_rounds", None,
+              help="one per opportunity (round points crossing a multiple of fs_step); tie-break rounds apart"),
+        Ratio("Fight Song rounds won by an initiator", "fs_won", "fs_rounds", percent=True,
+              help="an initiating team scored strictly the most and gained 1 extra point"),
+        Ratio("Fight Song rounds lost by the initiator", "fs_lost", "fs_rounds", percent=True,
+              help="a team that did not initiate scored the most: no point"),
+        Ratio("Fight Song rounds with no point after 3 ties", "fs_no_point", "fs_rounds", percent=True),
+        Ratio("Fight Song rounds started by two or more teams", "fs_multi", "fs_rounds", percent=True),
+        Ratio("Fight Song hands per round", "fs_hands", "fs_rounds", help="1 to 3: a tie is replayed"),
+        Ratio("Extra points per game", "extra_points", None, help="all teams, tie-break rounds included"),
+        Ratio("Games won on an extra point", "won_on_extra", None, percent=True,
+              help="the winner's round points and earlier extra points fell short of the target: an extra point "
+                   "won after the last hand took it there"),
+        Ratio("Tie-break Fight Song rounds per game", "tiebreak_rounds", None,
+              help="played when teams reached the target with exactly equal totals"),
+        Histogram("Hands per game", "length"),
+        Histogram("Winning margin", "margin", help="the highest total minus the next highest, at the end"),
+    ),
+    default_policy="greedy",
+    docs="docs/fightsong.md",
+    teams=R.teams,
+)

@@ -1,0 +1,500 @@
+"""Fight Song in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+
+The state layout and the stacks are in state.py, the decisions in policies.py. Randomness: stream 0
+(DEAL) shuffles the three stacks once, at the start, in a fixed order (Game Play, Activity, Fight
+Song); used cards go to the bottom of their stacks, so after that the stacks only cycle. Stream 1 + s
+holds seat s's random decisions. The batch plays chunks of CHUNK games, each chunk reusing one set of
+arrays; a game's result depends only on (seed, game index).
+
+A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song card (A..A+F-1).
+"""
+import numpy as np
+from numba import njit, prange
+
+from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
+from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
+from analyzer.games.fightsong.state import (
+    DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND,
+    EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD, EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST,
+    FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
+    O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
+    S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
+    hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
+from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
+
+# rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
+R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
+N_RULES = 10
+DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
+
+# end conditions (the `end` column)
+END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
+
+# the game-wide result columns, after win_s, n_winners, length, end and the per-seat and per-team blocks
+G_MARGIN, G_POINTS, G_PLAYS, G_P3, G_P2, G_P1_INNER, G_P1_BONUS, G_P0, G_EXTRA, G_FS_OPP, G_FS_ROUNDS, \
+    G_FS_MULTI, G_FS_HANDS, G_FS_TIES, G_FS_WON, G_FS_LOST, G_FS_NO_POINT, G_TB_ROUNDS, G_TB_HANDS, \
+    G_WON_ON_EXTRA, G_REFILLS = range(21)
+GAME_COLUMNS = ("margin", "points", "plays", "plays_3", "plays_2", "plays_1_inner", "plays_1_bonus", "plays_0",
+                "extra_points", "fs_opportunities", "fs_rounds", "fs_multi", "fs_hands", "fs_ties", "fs_won",
+                "fs_lost", "fs_no_point", "tiebreak_rounds", "tiebreak_hands", "won_on_extra", "refills")
+
+
+@njit(cache=True, inline="always")
+def clockwise(seat, i, n):
+    """The seat i places clockwise from `seat` (i < n): (seat + i) mod n without a division."""
+    s = seat + i
+    return s - n if s >= n else s
+
+
+@njit(cache=True, inline="always")
+def n_teams(n):
+    return 2 if n == 4 else n
+
+
+@njit(cache=True, inline="always")
+def layout(n):
+    """Offsets of the result blocks: score_s, seat_points_s, team_score_t, team_points_t, team_extra_t,
+    then the game-wide columns."""
+    t = n_teams(n)
+    c_score = n + 3
+    c_seat = c_score + n
+    c_tscore = c_seat + n
+    c_tpts = c_tscore + t
+    c_textra = c_tpts + t
+    return c_score, c_seat, c_tscore, c_tpts, c_textra, c_textra + t
+
+
+def columns(n):
+    t = 2 if n == 4 else n
+    return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
+            + [f"score_{s}" for s in range(n)] + [f"seat_points_{s}" for s in range(n)]
+            + [f"team_score_{u}" for u in range(t)] + [f"team_points_{u}" for u in range(t)]
+            + [f"team_extra_{u}" for u in range(t)] + list(GAME_COLUMNS))
+
+
+@njit(cache=True)
+def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
+    """Deal `count` cards to every seat in seat_mask, one at a time round the table from the dealer's
+    left (st[S_LEFT]); one trace event per seat with the cards it received."""
+    n = st[S_N]
+    left = st[S_LEFT]
+    for _ in range(count):
+        for i in range(n):
+            s = clockwise(left, i, n)
+            if (seat_mask >> s) & 1:
+                hand_add(st, hand, gp_kind, layer, s, take(st, rg, STK_GP))
+    if on:
+        for i in range(n):
+            s = clockwise(left, i, n)
+            if (seat_mask >> s) & 1:
+                size = st[hn_at(layer, s)]
+                k = emit(st, tr, on, EV_DEAL, s, layer, why, count, size, st[S_CNT + STK_GP], 0, 0, 0, 0, 0)
+                if k >= 0:
+                    for i in range(count):
+                        tr[k, TRACE_FIXED + i] = hand[layer, s, size - count + i]
+
+
+@njit(cache=True)
+def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
+               nplays):
+    """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
+    (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play)."""
+    n = st[S_N]
+    for c in range(N_CORNERS):
+        st[O_TCARD + c] = -1
+        st[O_TSEAT + c] = -1
+    st[S_FREE] = (1 << N_CORNERS) - 1
+    for t in range(MAXP):
+        st[O_TSC + t] = -1
+    for j in range(nplays):
+        st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    for j in range(nplays):
+        seat = st[O_SEQ + j]
+        kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat,
+                              j, nplays)
+        card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
+        st[O_TCARD + corner] = card
+        st[O_TSEAT + corner] = seat
+        st[S_FREE] &= ~(1 << corner)
+        h = how[board, corner, kind]
+        pts = score[board, corner, kind]
+        st[O_PL + j] = card
+        st[O_PLC + j] = corner
+        st[O_PLH + j] = h
+        st[O_TSC + team_of(seat, n)] += pts
+        if on:
+            emit(st, tr, on, EV_PLAY, seat, card, kind, corner, h, pts, board, layer, j, st[hn_at(layer, seat)], 0)
+
+
+@njit(cache=True)
+def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
+                     n_act, kind, init_mask, part_mask):
+    """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
+    regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
+    FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
+    before a replay. Returns (outcome, winning team or -1, Fight Song hands played)."""
+    n = st[S_N]
+    nt = n_teams(n)
+    n_init = 0
+    first_init = -1
+    for t in range(nt):
+        if (init_mask >> t) & 1:
+            n_init += 1
+            if first_init < 0:
+                first_init = t
+    # the starter: with one initiating team, its first player clockwise from the dealer's left;
+    # otherwise the first playing seat from the dealer's left (the player left of the dealer when all play)
+    left = st[S_LEFT]
+    starter = -1
+    for i in range(n):
+        s = clockwise(left, i, n)
+        if (part_mask >> s) & 1 and (n_init != 1 or team_of(s, n) == first_init):
+            starter = s
+            break
+    nplays = np.int64(0)
+    for i in range(n):
+        s = clockwise(starter, i, n)
+        if (part_mask >> s) & 1:
+            st[O_SEQ + nplays] = s
+            nplays += 1
+    if on:
+        emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter, 0, 0, 0, 0, 0, 0, 0)
+    deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
+    outcome = FSO_NO_POINT
+    winner = -1
+    hands = 0
+    for k in range(1, FS_MAX_HANDS + 1):
+        if k > 1:
+            deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA), tr, on)
+        board = n_act + take(st, rg, STK_FS)
+        hands += 1
+        if on:
+            emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(1), nplays)
+        best = -1
+        n_best = 0
+        best_team = -1
+        for t in range(nt):
+            v = st[O_TSC + t]
+            if v > best:
+                best = v
+                n_best = 1
+                best_team = t
+            elif v == best:
+                n_best += 1
+        if n_best == 1:
+            winner = best_team
+            outcome = FSO_WON if (init_mask >> best_team) & 1 else FSO_LOST
+            if outcome == FSO_WON:
+                st[O_TEXTRA + best_team] += 1
+        elif k == FS_MAX_HANDS:
+            outcome = FSO_NO_POINT
+        else:
+            outcome = FSO_TIE
+        if on:
+            ek = emit(st, tr, on, EV_FS_SCORE, k, outcome, winner if n_best == 1 else -1, board, 0, 0, 0, 0, 0, 0, 0)
+            team_list(st, tr, ek, O_TSC, nt, 0)
+        # the Fight Song hand's cards go to the bottom of their stacks
+        for j in range(nplays):
+            put_bottom(st, rg, STK_GP, st[O_PL + j])
+        put_bottom(st, rg, STK_FS, board - n_act)
+        if on:
+            ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
+            if ek >= 0:
+                for j in range(nplays):
+                    tr[ek, TRACE_FIXED + j] = st[O_PL + j]
+            ek = emit(st, tr, on, EV_RETURN, STK_FS, RET_FS_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+            if ek >= 0:
+                tr[ek, TRACE_FIXED] = board - n_act
+        if outcome != FSO_TIE:
+            break
+    # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from the dealer's left
+    ek = -1
+    if on:
+        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    back = 0
+    for i in range(n):
+        s = clockwise(left, i, n)
+        if (part_mask >> s) & 1:
+            for i_card in range(st[hn_at(1, s)]):
+                card = hand[1, s, i_card]
+                put_bottom(st, rg, STK_GP, card)
+                if ek >= 0:
+                    tr[ek, TRACE_FIXED + back] = card
+                back += 1
+            clear_hand(st, 1, s)
+    if ek >= 0:
+        tr[ek, 3] = back
+    if on:
+        ek = emit(st, tr, on, EV_FS_END, kind, outcome, winner if outcome == FSO_WON else -1, hands, 0, 0, 0, 0, 0,
+                  0, 0)
+        team_list(st, tr, ek, O_TEXTRA, nt, 0)
+        team_list(st, tr, ek, O_TPTS, nt, nt)
+    return outcome, winner, hands
+
+
+@njit(cache=True)
+def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+    """Play a game from the stacks already in rg (state after init_state and the shuffles). Returns the
+    number of trace events written, or -1 if the trace buffer was too small."""
+    n = rules[R_PLAYERS]
+    nt = n_teams(n)
+    n_act = st[S_SIZE + STK_ACT]
+    target = rules[R_TARGET]
+    step = rules[R_STEP]
+    c_score, c_seat, c_tscore, c_tpts, c_textra, g = layout(n)
+    for i in range(out.shape[0]):
+        out[i] = 0
+    if on:
+        for w in range(3):
+            cnt = st[S_CNT + w]
+            k = emit(st, tr, on, EV_DECK, w, cnt, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(cnt):
+                    pos = st[S_TOP + w] + i
+                    if pos >= st[S_SIZE + w]:
+                        pos -= st[S_SIZE + w]
+                    tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
+    all_seats = (1 << n) - 1
+    deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_HAND], np.int64(DEAL_START), tr, on)
+    end = -1
+    win_mask = 0  # winning teams (bits)
+    while True:
+        hand_no = st[S_HANDS]
+        starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
+        if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
+            st[S_LEFT] = starter
+        board = take(st, rg, STK_ACT)
+        if on:
+            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
+                 0, 0, 0, 0, 0)
+        if n == 2:  # alternately, one card at a time, two cards each
+            nplays = 4
+            for j in range(4):
+                st[O_SEQ + j] = (starter + j) % 2
+        else:
+            nplays = n
+            for j in range(n):
+                st[O_SEQ + j] = clockwise(starter, j, n)
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays)
+        # record the hand's points
+        for j in range(nplays):
+            st[O_REG + j] = st[O_PL + j]
+            h = st[O_PLH + j]
+            seat = st[O_SEQ + j]
+            pts = score[board, st[O_PLC + j], gp_kind[st[O_PL + j]]]
+            st[O_SEATPTS + seat] += pts
+            out[g + G_POINTS] += pts
+            out[g + G_PLAYS] += 1
+            if h == HOW_BONUS:
+                out[g + G_P1_BONUS] += 1
+            elif h == HOW_INNER:
+                out[g + G_P1_INNER] += 1
+            elif pts == 3:
+                out[g + G_P3] += 1
+            elif pts == 2:
+                out[g + G_P2] += 1
+            else:
+                out[g + G_P0] += 1
+        for t in range(nt):
+            st[O_TPTS + t] += st[O_TSC + t]
+            crossed = st[O_TPTS + t] // step
+            st[O_TPEND + t] += crossed - st[O_TCROSS + t]
+            out[g + G_FS_OPP] += crossed - st[O_TCROSS + t]
+            st[O_TCROSS + t] = crossed
+            st[O_XSNAP + t] = st[O_TEXTRA + t]
+        st[S_HANDS] = hand_no + 1
+        if on:
+            ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            team_list(st, tr, ek, O_TSC, nt, 0)
+            team_list(st, tr, ek, O_TPTS, nt, nt)
+            team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
+            team_list(st, tr, ek, O_TPEND, nt, 3 * nt)
+        # Fight Song rounds: one per opportunity; a round serves every team that has one pending
+        while True:
+            init_mask = np.int64(0)
+            n_init = 0
+            for t in range(nt):
+                if st[O_TPEND + t] > 0:
+                    init_mask |= 1 << t
+                    n_init += 1
+                    st[O_TPEND + t] -= 1
+            if init_mask == 0:
+                break
+            part_mask = all_seats
+            if n == 3:
+                if n_init == 1:
+                    chooser = 0
+                    while not (init_mask >> chooser) & 1:
+                        chooser += 1
+                    opponent = choose_battle(st, pol, par, rng, chooser)
+                    rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
+                    if on:
+                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
+                    part_mask = (1 << chooser) | (1 << opponent)
+                else:
+                    part_mask = init_mask  # in 3 players a team is a seat
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask)
+            out[g + G_FS_ROUNDS] += 1
+            out[g + G_FS_HANDS] += hands
+            out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
+            if n_init > 1:
+                out[g + G_FS_MULTI] += 1
+            if outcome == FSO_WON:
+                out[g + G_FS_WON] += 1
+            elif outcome == FSO_LOST:
+                out[g + G_FS_LOST] += 1
+            else:
+                out[g + G_FS_NO_POINT] += 1
+        # the hand's cards go to the bottom of their stacks (after its Fight Song rounds)
+        for j in range(nplays):
+            put_bottom(st, rg, STK_GP, st[O_REG + j])
+        put_bottom(st, rg, STK_ACT, board)
+        if on:
+            ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
+            if ek >= 0:
+                for j in range(nplays):
+                    tr[ek, TRACE_FIXED + j] = st[O_REG + j]
+            ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+            if ek >= 0:
+                tr[ek, TRACE_FIXED] = board
+        # the end: teams at the target or above
+        top = -1
+        n_reached = 0
+        for t in range(nt):
+            v = st[O_TPTS + t] + st[O_TEXTRA + t]
+            if v >= target:
+                n_reached += 1
+            if v > top:
+                top = v
+        if n_reached > 0:
+            tied = np.int64(0)
+            n_tied = 0
+            for t in range(nt):
+                if st[O_TPTS + t] + st[O_TEXTRA + t] == top:
+                    tied |= 1 << t
+                    n_tied += 1
+            if n_tied == 1:
+                end = END_ALONE if n_reached == 1 else END_HIGHEST
+                win_mask = tied
+            else:  # an exact tie at the top: a Fight Song round between the tied teams
+                part = np.int64(0)
+                for s in range(n):
+                    if (tied >> team_of(s, n)) & 1:
+                        part |= 1 << s
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                          pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part)
+                out[g + G_TB_ROUNDS] += 1
+                out[g + G_TB_HANDS] += hands
+                if outcome == FSO_WON:
+                    end = END_TIEBREAK
+                    win_mask = 1 << winner
+                else:
+                    end = END_SHARED
+                    win_mask = tied
+            break
+        if st[S_HANDS] >= rules[R_MAX_HANDS]:
+            end = END_STALL
+            win_mask = 0
+            break
+        if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
+            deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL), tr, on)
+            out[g + G_REFILLS] += 1
+
+    # the result row
+    n_win = 0
+    for s in range(n):
+        t = team_of(s, n)
+        if (win_mask >> t) & 1:
+            out[s] = 1
+            n_win += 1
+        out[c_score + s] = st[O_TPTS + t] + st[O_TEXTRA + t]
+        out[c_seat + s] = st[O_SEATPTS + s]
+    out[n] = n_win
+    out[n + 1] = st[S_HANDS]
+    out[n + 2] = end
+    first = -1
+    second = -1
+    won_on_extra = 0
+    for t in range(nt):
+        v = st[O_TPTS + t] + st[O_TEXTRA + t]
+        out[c_tscore + t] = v
+        out[c_tpts + t] = st[O_TPTS + t]
+        out[c_textra + t] = st[O_TEXTRA + t]
+        out[g + G_EXTRA] += st[O_TEXTRA + t]
+        if v > first:
+            second = first
+            first = v
+        elif v > second:
+            second = v
+        if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
+            won_on_extra = 1
+    out[g + G_MARGIN] = first - second
+    out[g + G_WON_ON_EXTRA] = won_on_extra
+    if on:
+        ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS], n_win, 0, 0, 0, 0, 0, 0, 0)
+        team_list(st, tr, ek, O_TPTS, nt, 0)
+        team_list(st, tr, ek, O_TEXTRA, nt, nt)
+    if on and st[S_OVF] != 0:
+        return -1
+    return st[S_NE]
+
+
+@njit(cache=True)
+def shuffle_stacks(st, rg, rng):
+    """The opening shuffle, from the DEAL stream: Game Play, then Activity, then Fight Song cards."""
+    for w in range(3):
+        base = st[S_BASE + w]
+        shuffle(rng, DEAL, rg[base:base + st[S_SIZE + w]], st[S_SIZE + w])
+
+
+@njit(cache=True)
+def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+              par, out, trace, trace_on):
+    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
+    Returns the number of events written (-1 if the trace buffer was too small)."""
+    n = rules[R_PLAYERS]
+    rng = new_streams(seed, game, 1 + n)
+    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
+    init_state(st, rg, order_gp, order_act, order_fs, n)
+    if rules[R_STACKED] == 0:
+        shuffle_stacks(st, rg, rng)
+    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace,
+               trace_on)
+
+
+CHUNK = 64  # games a batch plays with one set of state arrays
+
+
+@njit(cache=True)
+def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+               deck_k, pol, par, out):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
+    reusing one set of state arrays and random state (re-keyed for every game)."""
+    n = rules[R_PLAYERS]
+    rng = new_streams(seed, first_game + lo, 1 + n)
+    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    off = lo < 0  # False, typed bool like play_game's trace_on (not a literal): run compiles once
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        init_state(st, rg, order_gp, order_act, order_fs, n)
+        if rules[R_STACKED] == 0:
+            shuffle_stacks(st, rg, rng)
+        run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i], dummy, off)
+
+
+@njit(cache=True, parallel=True)
+def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+          par, out):
+    ng = out.shape[0]
+    nch = (ng + CHUNK - 1) // CHUNK
+    for c in prange(nch):
+        lo = c * CHUNK
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, order_gp, order_act, order_fs, gp_kind, how,
+                   score, vers, cval, gtab, lf, deck_k, pol, par, out)

@@ -1,0 +1,208 @@
+"""Fight Song state layout and primitives (numba): the three stacks, hands, trace events.
+
+A game's state is a few arrays, allocated once per chunk of games and reset for each game:
+- `st` (int64, ST_SIZE): scalars and small per-seat / per-team blocks at fixed offsets (at most 4
+  players and 4 teams), listed below;
+- `rg` (int64, D + A + F): the three stacks as rings. Stack w (STK_GP, STK_ACT, STK_FS) occupies
+  rg[base:base + size]; its top card is at offset `top`, it holds `cnt` cards, and a card put at the
+  bottom goes to offset (top + cnt) mod size. Every card is either in its ring or out (in a hand or
+  on the table), so a ring never overflows;
+- `hand` (int64, (2, 4, HCAP)): card ids held, layer 0 the regular hand, layer 1 the Fight Song hand
+  (regular hands are set aside in layer 0 during a Fight Song round). The count of each kind held is
+  kept alongside in st (O_HC), so a decision reads counts, not cards.
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.games.fightsong.rules import N_KINDS
+
+MAXP = 4  # most players (and teams)
+
+# stacks
+STK_GP, STK_ACT, STK_FS = 0, 1, 2
+
+# st: scalars
+S_TOP, S_CNT, S_SIZE, S_BASE = 0, 3, 6, 9  # per stack (3 each)
+S_HANDS = 12  # regular hands played
+S_NE = 13  # trace events written
+S_OVF = 14  # 1 if the trace buffer was too small
+S_N = 15  # players
+# st: blocks
+O_TPTS = 16  # per team: recorded round points
+O_TEXTRA = 20  # per team: extra points
+O_TCROSS = 24  # per team: multiples of fs_step its round points have crossed
+O_TPEND = 28  # per team: Fight Song opportunities not yet played
+O_TSC = 32  # per team: points of the board being played (a hand or a Fight Song hand); -1 not playing
+O_SEATPTS = 36  # per seat: round points its cards scored in regular hands
+O_TCARD = 40  # per corner: card played on it this board, -1 free
+O_TSEAT = 44  # per corner: seat that played it
+O_SEQ = 48  # the board's plays in order: seat of play j (8)
+O_PL = 56  # card of play j (8)
+O_PLC = 64  # corner of play j (8)
+O_PLH = 72  # how play j scored (8)
+O_MOVES = 80  # per seat: scripted moves used (tests)
+O_REG = 84  # the regular hand's played cards, kept until they go back under the stack (8)
+O_UNSEEN = 92  # per kind: cards the deciding player cannot see (9)
+O_HN = 104  # hand sizes, layer x seat (8)
+O_HC = 112  # kinds held, (layer x seat) x kind (72)
+O_XSNAP = 184  # per team: extra points before the current hand's Fight Song rounds
+O_HM = 188  # kinds held (bit k: at least one card of kind k), layer x seat (8)
+S_FREE = 196  # the board's free corners (bit c: corner c is free)
+S_LEFT = 197  # the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it
+ST_SIZE = 198
+
+# trace events: column 0 is the code, columns 1..11 fields, TRACE_FIXED.. a list (cards or per-team values)
+EV_DECK, EV_DEAL, EV_HAND, EV_PLAY, EV_RECORD, EV_FS_ROUND, EV_BATTLE, EV_FS_HAND, EV_FS_SCORE, EV_FS_END, \
+    EV_RETURN, EV_PICKUP, EV_END = range(1, 14)
+TRACE_FIXED = 12
+
+# deal reasons, return reasons
+DEAL_START, DEAL_REFILL, DEAL_FS, DEAL_FS_EXTRA = 0, 1, 2, 3
+RET_HAND, RET_FS_HAND, RET_FS_UNPLAYED = 0, 1, 2
+
+# Fight Song round kinds and outcomes
+FSK_OPPORTUNITY, FSK_TIEBREAK = 0, 1
+FSO_TIE, FSO_WON, FSO_LOST, FSO_NO_POINT = 0, 1, 2, 3
+
+
+@njit(cache=True, inline="always")
+def hc_at(layer, seat, kind):
+    """Offset in st of the count of `kind` in seat's hand of `layer`."""
+    return O_HC + (layer * MAXP + seat) * N_KINDS + kind
+
+
+@njit(cache=True, inline="always")
+def hn_at(layer, seat):
+    return O_HN + layer * MAXP + seat
+
+
+@njit(cache=True, inline="always")
+def team_of(seat, n):
+    """Partners across the table with 4 players (seats 0+2 are team 0, 1+3 team 1); else a seat is a team."""
+    return seat % 2 if n == 4 else seat
+
+
+@njit(cache=True, inline="always")
+def take(st, rg, w):
+    """The top card of stack w."""
+    top = st[S_TOP + w]
+    card = rg[st[S_BASE + w] + top]
+    top += 1
+    if top == st[S_SIZE + w]:
+        top = 0
+    st[S_TOP + w] = top
+    st[S_CNT + w] -= 1
+    return card
+
+
+@njit(cache=True, inline="always")
+def put_bottom(st, rg, w, card):
+    pos = st[S_TOP + w] + st[S_CNT + w]
+    if pos >= st[S_SIZE + w]:
+        pos -= st[S_SIZE + w]
+    rg[st[S_BASE + w] + pos] = card
+    st[S_CNT + w] += 1
+
+
+@njit(cache=True, inline="always")
+def hand_add(st, hand, gp_kind, layer, seat, card):
+    i = st[hn_at(layer, seat)]
+    hand[layer, seat, i] = card
+    st[hn_at(layer, seat)] = i + 1
+    kind = gp_kind[card]
+    st[hc_at(layer, seat, kind)] += 1
+    st[O_HM + layer * MAXP + seat] |= 1 << kind
+
+
+@njit(cache=True, inline="always")
+def hand_remove_kind(st, hand, gp_kind, layer, seat, kind):
+    """Take the first card of `kind` (in the order it was dealt) out of seat's hand; return it."""
+    n = st[hn_at(layer, seat)]
+    i = 0
+    while gp_kind[hand[layer, seat, i]] != kind:
+        i += 1
+    card = hand[layer, seat, i]
+    for j in range(i, n - 1):
+        hand[layer, seat, j] = hand[layer, seat, j + 1]
+    st[hn_at(layer, seat)] = n - 1
+    st[hc_at(layer, seat, kind)] -= 1
+    if st[hc_at(layer, seat, kind)] == 0:
+        st[O_HM + layer * MAXP + seat] &= ~(1 << kind)
+    return card
+
+
+@njit(cache=True, inline="always")
+def clear_hand(st, layer, seat):
+    """Empty seat's hand of `layer` (its cards have been put elsewhere)."""
+    st[hn_at(layer, seat)] = 0
+    for k in range(N_KINDS):
+        st[hc_at(layer, seat, k)] = 0
+    st[O_HM + layer * MAXP + seat] = 0
+
+
+# one compiled signature (constants passed as fields would otherwise compile a copy per combination)
+@njit("int64(int64[::1], int64[:, ::1], boolean, int64, int64, int64, int64, int64, int64, int64, int64, int64, "
+      "int64, int64, int64)", cache=True)
+def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
+    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+    if not on:
+        return -1
+    k = st[S_NE]
+    if k >= tr.shape[0]:
+        st[S_OVF] = 1
+        return -1
+    tr[k, 0] = code
+    tr[k, 1] = f1
+    tr[k, 2] = f2
+    tr[k, 3] = f3
+    tr[k, 4] = f4
+    tr[k, 5] = f5
+    tr[k, 6] = f6
+    tr[k, 7] = f7
+    tr[k, 8] = f8
+    tr[k, 9] = f9
+    tr[k, 10] = f10
+    tr[k, 11] = f11
+    st[S_NE] = k + 1
+    return k
+
+
+@njit("void(int64[::1], int64[:, ::1], int64, int64, int64, int64)", cache=True)
+def team_list(st, tr, k, off, n_teams, at):
+    """Write the per-team block st[off:off + n_teams] into event row k's list from position `at`."""
+    if k >= 0:
+        for t in range(n_teams):
+            tr[k, TRACE_FIXED + at + t] = st[off + t]
+
+
+@njit(cache=True)
+def init_state(st, rg, order_gp, order_act, order_fs, n):
+    """A fresh game: empty hands and tables, the three stacks in the given orders (before any shuffle)."""
+    for i in range(ST_SIZE):
+        st[i] = 0
+    st[S_N] = n
+    d = order_gp.shape[0]
+    a = order_act.shape[0]
+    f = order_fs.shape[0]
+    st[S_SIZE + STK_GP] = d
+    st[S_SIZE + STK_ACT] = a
+    st[S_SIZE + STK_FS] = f
+    st[S_BASE + STK_GP] = 0
+    st[S_BASE + STK_ACT] = d
+    st[S_BASE + STK_FS] = d + a
+    st[S_CNT + STK_GP] = d
+    st[S_CNT + STK_ACT] = a
+    st[S_CNT + STK_FS] = f
+    for i in range(d):
+        rg[i] = order_gp[i]
+    for i in range(a):
+        rg[d + i] = order_act[i]
+    for i in range(f):
+        rg[d + a + i] = order_fs[i]
+
+
+@njit(cache=True)
+def new_state(d, a, f, hcap):
+    """The arrays of one game (a batch reuses one set for a chunk of games)."""
+    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(d + a + f, dtype=np.int64),
+            np.zeros((2, MAXP, hcap), dtype=np.int64))
