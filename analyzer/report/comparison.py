@@ -68,6 +68,25 @@ def _comparable(result):
     return keep
 
 
+def shared_label(result, metric):
+    """A metric's label that holds for every group (with and without teams, the first player's edge
+    is a seat's or a team's)."""
+    labels = {own(result, g, metric).label for g in result.groups}
+    if len(labels) == 1:
+        return metric.label
+    if metric.key == "first_player_edge":
+        return "Seat 0 (plays first), or its team where partners play: win share minus an even share"
+    return metric.label
+
+
+def lower_first(label):
+    """'Seat 0 ...' -> 'seat 0 ...', but 'Fight Song rounds' stays (a capital in a name is kept)."""
+    words = label.split(" ", 1)
+    if len(words) == 2 and words[1][:1].isupper():
+        return label
+    return label[:1].lower() + label[1:]
+
+
 def axis_label(metric):
     """A plot axis for a metric: points for differences of rates, % for rates, else its name."""
     return "points" if metric.points else "%" if metric.percent else metric.label
@@ -97,7 +116,7 @@ def variant_sections(result, out):
     cols = ["metric"] + [g.label for g in groups]
     rows = []
     for m in metrics:
-        rows.append([m.label] + [ci_text(m, *value(result, g, m)) for g in groups])
+        rows.append([shared_label(result, m)] + [ci_text(m, *value(result, g, m)) for g in groups])
     b.append(Table(cols, rows, "Each value with its 95% interval."))
     b.append(Heading("First-player advantage in each variant", 3))
     game = result.scenario.game
@@ -115,7 +134,7 @@ def variant_sections(result, out):
             share = is_share(m)
             tested.append((g, m, d, lo, hi, p_value(d, lo, hi, g.summary.z)))
             if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
-                verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi,
+                verdicts.append(difference_verdict(f"{g.label} (against {base.label}): {lower_first(m.label)}", d, lo, hi,
                                                    m.fmt_diff, margin=margin if share else None))
     adjusted = holm([t[5] for t in tested])
     rows = []
@@ -123,7 +142,7 @@ def variant_sections(result, out):
         real = not math.isnan(lo) and (lo > 0 or hi < 0)
         matters = "-" if not is_share(m) or math.isnan(lo) else (
             "yes" if lo > margin or hi < -margin else "no" if -margin <= lo and hi <= margin else "maybe")
-        rows.append([g.label, m.label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
+        rows.append([g.label, own(result, g, m).label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
                      "yes" if real else "no", "yes" if keep else "no", matters])
     flagged = sum(1 for r in rows if r[4] == "yes")
     b.append(Table(["variant", "metric", "difference", "paired 95% CI", "real?", "real after Holm", "matters?"], rows,
@@ -135,7 +154,7 @@ def variant_sections(result, out):
     # a seat's (team's, policy's) share that changed for real, even after Holm: said in words too
     for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
         if keep and m.key.startswith(("win_share_", "team_share_", "policy_share_")):
-            verdicts.append(difference_verdict(f"{g.label} vs {base.label}, {m.label.lower()}", d, lo, hi, m.fmt_diff,
+            verdicts.append(difference_verdict(f"{g.label} (against {base.label}): {lower_first(m.label)}", d, lo, hi, m.fmt_diff,
                                                margin=margin))
     for v in verdicts:
         b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
@@ -256,7 +275,7 @@ def sweep_sections(result, out):
             ties.append(groups[j].label)
         if closest is None or d < closest[1]:
             closest = (groups[j].label, d, lo, hi)
-    verdict = f"Best: **{groups[best].label}**, {metric.label.lower()} {ci_text(metric, *vals[best])}."
+    verdict = f"Best: **{groups[best].label}**, {lower_first(metric.label)} {ci_text(metric, *vals[best])}."
     if same:
         verdict += (" Exactly the same result on every deal (the parameter changed nothing there): "
                     + ", ".join(groups[j].label for j in same) + ".")
@@ -389,9 +408,19 @@ def ladder_sections(result, out):
     margin = sc.margin
 
     def share(g):
-        n = g.players
-        m = M.Metric("policy_share_0", "win share", "pcredit_0", scale=1 / CREDIT, percent=True)
-        return m, M.value_ci(m, g.summary, g.rotations), M.even_edge("skill", "skill", "pcredit_0", n)
+        """(share metric, its value, edge metric) of the rung: its team's share where partners play (the
+        rung's credit is half its team's), else its own."""
+        teams = sc.game.teams(g.players)
+        size = len(teams[0]) if teams else 1
+        units = len(teams) if teams else g.players
+        m = M.Metric("policy_share_0", "win share", "pcredit_0", scale=size / CREDIT, percent=True)
+        edge = M.Metric("skill", "skill", "pcredit_0", scale=size / CREDIT, percent=True, offset=-1 / units,
+                        adjust="no_winner", adjust_scale=1 / units, points=True)
+        return m, M.value_ci(m, g.summary, g.rotations), edge
+
+    def even(g):
+        teams = sc.game.teams(g.players)
+        return 1 / (len(teams) if teams else g.players)
 
     # the strongest rung: the best measured share in the first variant, used for every variant (paired)
     base_shares = [share(g)[1][0] for g in by_variant[0]]
@@ -408,11 +437,13 @@ def ladder_sections(result, out):
         series.append((vname, [x[0] for x in vals], [x[1] for x in vals], [x[2] for x in vals]))
         title = "Rungs" if len(variants) == 1 else f"Rungs — {vname}"
         b.append(Heading(title, 3))
+        team_words = (" The rung plays with a partner from the field: shares are its team's."
+                      if sc.game.teams(vgroups[0].players) else "")
         b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
-                       f"{vgroups[0].players} players: an even share is {pct(1 / vgroups[0].players)}."))
-    even = 1 / by_variant[0][0].players
+                       f"{vgroups[0].players} players: an even share is {pct(even(vgroups[0]))}.{team_words}"))
+    even_share = even(by_variant[0][0])
     path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
-                              "win share (%)", reference=even, ref_label="even share",
+                              "win share (%)", reference=even_share, ref_label="even share",
                               groups=series if len(variants) > 1 else [("", *series[0][1:])])
     b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "
                           "dashed line is an even share."))
@@ -430,8 +461,9 @@ def ladder_sections(result, out):
             words = "skill hardly matters" if dlo > 0 else "no detectable value of skill"
         else:
             words = "skill may matter (more games would tell)"
-        b.append(Text(f"{who}{words}: the best player ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
-                      f"against an even {pct(1 / g.players)}: skill number {100 * d:+.1f} points (95% CI "
+        player = "the best player's team" if sc.game.teams(g.players) else "the best player"
+        b.append(Text(f"{who}{words}: {player} ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
+                      f"against an even {pct(even(g))}: skill number {100 * d:+.1f} points (95% CI "
                       f"{100 * dlo:+.1f} to {100 * dhi:+.1f}).", "verdict"))
     base_top = by_variant[0][top]
     for vname, vgroups in list(zip(variants, by_variant))[1:]:
