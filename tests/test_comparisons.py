@@ -142,8 +142,9 @@ def test_report_words_agree_with_the_numbers(tmp_path):
         if row["group"] != "5 players" or row["metric"] not in ("length", "first_player_edge"):
             continue
         lo, hi = float(row["diff_low"]), float(row["diff_high"])
+        label = row["label"][:1].lower() + row["label"][1:]
         line = next(l for l in md.splitlines()
-                    if l.lstrip("> ").startswith("5 players vs 2 players") and row["label"].lower() in l)
+                    if l.lstrip("> ").startswith("5 players (against 2 players)") and label in l)
         real = lo > 0 or hi < 0
         assert ("no detectable difference" not in line) == real
         if real:
