@@ -5,6 +5,7 @@ from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
+from analyzer.games.distance import state as S
 from analyzer.games.distance import trace as T
 
 DECLARE_CHOICES = ("block_next", "easy_self", "random")
@@ -42,33 +43,41 @@ POLICIES = (
 
 
 def encode(rules, seats):
+    """(config, rates, card names): config is a state array whose configuration part (deck kinds, rules,
+    seats' policies and parameters) is filled; every game starts from a copy of it."""
     n = len(seats)
     deck = R.load_deck(rules["_deck_path"], None)
-    mode = {"random": E.MODE_RANDOM, "chooser": E.MODE_CHOOSER}.get(rules["interval"], E.MODE_FIXED)
-    step = R.INTERVAL_NUMBER.get(rules["interval"], 2) - 1
-    arr = np.zeros(E.N_RULES, dtype=np.int64)
-    arr[E.R_PLAYERS], arr[E.R_HAND], arr[E.R_MODE], arr[E.R_STEP] = n, rules["hand_size"], mode, step
-    arr[E.R_CHOOSER], arr[E.R_DRAW_LIMIT], arr[E.R_TURN_CAP] = rules["chooser"], rules["draw_limit"], rules["turn_cap"]
+    cfg = np.zeros(S.ST_SIZE, dtype=np.int64)
+    n_kinds = len(deck.masks)
+    card_kind = deck.card_kinds()
+    cfg[S.O_KMASK:S.O_KMASK + n_kinds] = deck.masks
+    cfg[S.O_KTOTAL:S.O_KTOTAL + n_kinds] = deck.copies
+    cfg[S.O_CKIND:S.O_CKIND + len(card_kind)] = card_kind
     order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
-    if order.size:
-        arr[E.R_STACKED] = 1
-    rates = np.array([rules["misplay_rate"], rules["forget_call_rate"]], dtype=np.float64)
-    steps = np.array([k - 1 for k in rules["random_intervals"]], dtype=np.int64)
-    pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
-    par = np.zeros((n, P.N_PAR), dtype=np.float64)
+    cfg[S.O_ORDER:S.O_ORDER + order.size] = order
+    cfg[S.C_STACKED] = 1 if order.size else 0
     for i, s in enumerate(seats):
-        par[i, P.PAR_DECLARE] = DECLARE_CHOICES.index(s.params["declare"])
-        par[i, P.PAR_INTERVAL] = INTERVAL_CHOICES.index(s.params["interval"])
-        par[i, P.PAR_FIXED] = s.params["fixed_interval"]
-        par[i, P.PAR_RESERVE] = s.params["wild_reserve"]
-    kind_mask = np.array(deck.masks, dtype=np.int64)
-    kind_total = np.array(deck.copies, dtype=np.int64)
-    return arr, rates, steps, kind_mask, kind_total, deck.card_kinds(), order, pol, par, deck.card_names()
+        cfg[S.O_POL + i] = GAME.policy(s.policy).code
+        par = S.O_PAR + i * S.N_PAR
+        cfg[par + S.PAR_DECLARE] = DECLARE_CHOICES.index(s.params["declare"])
+        cfg[par + S.PAR_INTERVAL] = INTERVAL_CHOICES.index(s.params["interval"])
+        cfg[par + S.PAR_FIXED] = s.params["fixed_interval"]
+        cfg[par + S.PAR_RESERVE] = s.params["wild_reserve"]
+    steps = [k - 1 for k in rules["random_intervals"]]
+    cfg[S.O_STEPS:S.O_STEPS + len(steps)] = steps
+    cfg[S.C_NSTEPS] = len(steps)
+    cfg[S.C_PLAYERS], cfg[S.C_HAND] = n, rules["hand_size"]
+    cfg[S.C_MODE] = {"random": S.MODE_RANDOM, "chooser": S.MODE_CHOOSER}.get(rules["interval"], S.MODE_FIXED)
+    cfg[S.C_STEP] = R.INTERVAL_NUMBER.get(rules["interval"], 2) - 1
+    cfg[S.C_CHOOSER], cfg[S.C_DRAW_LIMIT], cfg[S.C_TURN_CAP] = rules["chooser"], rules["draw_limit"], rules["turn_cap"]
+    cfg[S.C_NCARDS], cfg[S.C_NKINDS] = len(card_kind), n_kinds
+    rates = np.array([rules["misplay_rate"], rules["forget_call_rate"]], dtype=np.float64)
+    return cfg, rates, deck.card_names()
 
 
-def batch(seed, first_game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, names, out):
+def batch(seed, first_game, config, rates, names, out):
     """The numba batch, without the card names (they are for the trace)."""
-    E.batch(seed, first_game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, out)
+    E.batch(seed, first_game, config, rates, out)
 
 
 GAME = Game(

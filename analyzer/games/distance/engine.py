@@ -14,17 +14,15 @@ from numba import njit, prange
 
 from analyzer.games.distance.policies import choose_interval, choose_play, declare, popcount7, start_letter
 from analyzer.games.distance.state import (
-    ALL, DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY,
-    EV_PLAY, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, NEED_ANY,
-    O_CNT, O_HAND, O_HN, O_STOCK, PEN_FORGOT, PEN_MISPLAY, S_N, S_NCARDS, S_NE, S_NEED, S_OVF, S_POS,
-    S_STEP, ST_SIZE, TRACE_FIXED, add_to_hand, discard, draw, emit, fits, init_state, take_from_hand)
+    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NKINDS, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
+    DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
+    EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
+    NEED_ANY, O_CKIND, O_CNT, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
+    S_N, S_NCARDS, S_NE, S_NEED, S_OVF, S_POS, S_STEP, ST_SIZE, TRACE_FIXED, add_to_hand, discard, draw, emit,
+    fits, init_state, take_from_hand)
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
-# the rules array
-R_PLAYERS, R_HAND, R_MODE, R_STEP, R_CHOOSER, R_DRAW_LIMIT, R_TURN_CAP, R_STACKED = range(8)
-N_RULES = 8
-MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2
-RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64)
+RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
 
 END_WON, END_DEADLOCK, END_CAP = 0, 1, 2
 
@@ -40,20 +38,21 @@ def columns(n):
 
 
 @njit(cache=True)
-def _penalty(st, seat, count, rng, card_kind, out, n, tr, on):
+def _penalty(st, seat, count, rng, out, tr, on):
     """Draw `count` penalty cards (fewer if nothing is left)."""
+    n = st[S_N]
     for _ in range(count):
-        c, shuffled = draw(st, rng, card_kind, tr, on)
+        c, shuffled = draw(st, rng, tr, on)
         out[n + C_RESHUFFLES] += shuffled
         if c < 0:
             return
-        add_to_hand(st, seat, c, card_kind)
+        add_to_hand(st, seat, c)
         out[n + C_PENALTY] += 1
         emit(st, tr, on, EV_DRAW, seat, c, 0, DRAW_PENALTY, 0, 0, 0)
 
 
 @njit(cache=True, inline="always")
-def _attempt(st, seat, kind, notes, wilds, letter, rates, kind_mask, card_kind, rng, out, ids, tr, on):
+def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     """Play `notes` cards of `kind` and `wilds` wilds as `letter`, unless a human error spoils it (the
     cards stay, 2 penalty cards). Returns 1 if the cards were played, 0 on a misplay."""
     players = st[S_N]
@@ -67,39 +66,40 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, kind_mask, card_kind, 
             want_notes, want_wilds = notes, wilds
             for i in range(st[O_HN + seat]):
                 c = st[base + i]
-                kc = card_kind[c]
+                kc = st[O_CKIND + c]
                 if kc == kind and want_notes > 0:
                     tr[k, TRACE_FIXED + m] = c
                     m += 1
                     want_notes -= 1
-                elif kind_mask[kc] == ALL and want_wilds > 0:
+                elif st[O_KMASK + kc] == ALL and want_wilds > 0:
                     tr[k, TRACE_FIXED + m] = c
                     m += 1
                     want_wilds -= 1
         out[players + C_MISPLAYS] += 1
-        _penalty(st, seat, 2, rng, card_kind, out, players, tr, on)
+        _penalty(st, seat, 2, rng, out, tr, on)
         return 0
     m = 0
     for _ in range(notes):
-        c = take_from_hand(st, seat, kind, card_kind)
-        discard(st, c, card_kind)
-        ids[m] = c
+        c = take_from_hand(st, seat, kind)
+        discard(st, c)
+        st[O_IDS + m] = c
         m += 1
     left = wilds
-    for k in range(kind_mask.shape[0]):
-        if kind_mask[k] == ALL:
-            while left > 0 and st[O_CNT + seat * MAXK + k] > 0:
-                c = take_from_hand(st, seat, k, card_kind)
-                discard(st, c, card_kind)
-                ids[m] = c
-                m += 1
-                left -= 1
+    if left > 0:
+        for k in range(st[C_NKINDS]):
+            if st[O_KMASK + k] == ALL:
+                while left > 0 and st[O_CNT + seat * MAXK + k] > 0:
+                    c = take_from_hand(st, seat, k)
+                    discard(st, c)
+                    st[O_IDS + m] = c
+                    m += 1
+                    left -= 1
     nxt = (letter + st[S_STEP]) % 7
     st[S_NEED] = nxt
     ev = emit(st, tr, on, EV_PLAY, seat, letter, nxt, m, 0, 0, 0)
     if ev >= 0:
         for i in range(m):
-            tr[ev, TRACE_FIXED + i] = ids[i]
+            tr[ev, TRACE_FIXED + i] = st[O_IDS + i]
     out[players + C_PLAYS] += 1
     out[players + C_WILDS] += wilds
     if m > 1:
@@ -107,15 +107,15 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, kind_mask, card_kind, 
     if st[O_HN + seat] == 1 and rates[RATE_FORGET] > 0.0 and uniform(rng, errors_stream) < rates[RATE_FORGET]:
         emit(st, tr, on, EV_PENALTY, seat, PEN_FORGOT, 0, -1, 0, 0, 0)
         out[players + C_FORGOT] += 1
-        _penalty(st, seat, 2, rng, card_kind, out, players, tr, on)
+        _penalty(st, seat, 2, rng, out, tr, on)
     return 1
 
 
 @njit(cache=True)
-def run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng, out, ids, scratch, tr, on):
+def run(st, rates, rng, out, tr, on):
     """Play a game from the deck order already in the stock (state after init_state); fill out.
     Returns the number of trace events written, or -1 if the trace buffer was too small."""
-    n = rules[R_PLAYERS]
+    n = st[S_N]
     for i in range(out.shape[0]):
         out[i] = 0
     k = emit(st, tr, on, EV_DECK, st[S_NCARDS], 0, 0, 0, 0, 0, 0)
@@ -123,28 +123,28 @@ def run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng
         for i in range(st[S_NCARDS]):
             tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
     # the deal: one card at a time round the table, starting with seat 0 (the last seat deals)
-    for _ in range(rules[R_HAND]):
+    for _ in range(st[C_HAND]):
         for s in range(n):
             c = st[O_STOCK + st[S_POS]]
             st[S_POS] += 1
-            add_to_hand(st, s, c, card_kind)
+            add_to_hand(st, s, c)
     for s in range(n):
         k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)
         if k >= 0:
             for i in range(st[O_HN + s]):
                 tr[k, TRACE_FIXED + i] = st[O_HAND + s * MAXC + i]
     # the interval
-    mode = rules[R_MODE]
+    mode = st[C_MODE]
     chooser = -1
     if mode == MODE_FIXED:
-        step = rules[R_STEP]
+        step = st[C_STEP]
         how = HOW_FIXED
     elif mode == MODE_RANDOM:
-        step = steps[below(rng, 1 + n, steps.shape[0])]
+        step = st[O_STEPS + below(rng, 1 + n, st[C_NSTEPS])]
         how = HOW_RANDOM
     else:
-        chooser = rules[R_CHOOSER]
-        step = choose_interval(st, chooser, par, kind_mask, kind_total)
+        chooser = st[C_CHOOSER]
+        step = choose_interval(st, chooser)
         how = HOW_CHOSEN
     st[S_STEP] = step
     out[n + C_INTERVAL] = step + 1
@@ -152,17 +152,18 @@ def run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng
     # the start card
     start = st[O_STOCK + st[S_POS]]
     st[S_POS] += 1
-    discard(st, start, card_kind)
-    mask = kind_mask[card_kind[start]]
+    discard(st, start)
+    mask = st[O_KMASK + st[O_CKIND + start]]
+    letter = -1
     if mask == ALL:
         need = NEED_ANY
     elif popcount7(mask) == 1:
         need = (popcount7(mask - 1) + step) % 7  # the index of its one letter, plus the step
     else:
-        letter = start_letter(st, 0, mask, pol, par, kind_mask, rng)
+        letter = start_letter(st, 0, mask, rng)
         need = (letter + step) % 7
     emit(st, tr, on, EV_START, start, need, 0, 0, 0, 0, 0)
-    if mask != ALL and popcount7(mask) > 1:
+    if letter >= 0:
         emit(st, tr, on, EV_START_LETTER, 0, letter, need, 0, 0, 0, 0)
     st[S_NEED] = need
 
@@ -171,43 +172,43 @@ def run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng
     turn = 0
     end = END_CAP
     winner = -1
-    draw_limit = rules[R_DRAW_LIMIT]
-    while turn < rules[R_TURN_CAP]:
+    draw_limit = st[C_DRAW_LIMIT]
+    while turn < st[C_TURN_CAP]:
         turn += 1
         need = st[S_NEED]
         emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
-        kind, notes, wilds, letter = choose_play(st, seat, need, pol, par, kind_mask, kind_total, rng, scratch)
+        kind, notes, wilds, letter = choose_play(st, seat, need, rng)
         acted = 0
         if notes + wilds > 0:
-            _attempt(st, seat, kind, notes, wilds, letter, rates, kind_mask, card_kind, rng, out, ids, tr, on)
+            _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
             acted = 1
         else:
             # cannot play: draw one card at a time, play a drawn card that fits, pass after draw_limit
             drawn = 0
             played = 0
             while draw_limit == 0 or drawn < draw_limit:
-                c, shuffled = draw(st, rng, card_kind, tr, on)
+                c, shuffled = draw(st, rng, tr, on)
                 out[n + C_RESHUFFLES] += shuffled
                 if c < 0:
                     break
                 drawn += 1
                 acted = 1
                 out[n + C_DRAWN] += 1
-                add_to_hand(st, seat, c, card_kind)
-                ck = card_kind[c]
-                playable = 1 if fits(kind_mask[ck], need) else 0
+                add_to_hand(st, seat, c)
+                ck = st[O_CKIND + c]
+                ck_mask = st[O_KMASK + ck]
+                playable = 1 if fits(ck_mask, need) else 0
                 emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
                 if playable:
                     # it held nothing else that fits, so the drawn card is played alone
-                    if kind_mask[ck] == ALL:
+                    if ck_mask == ALL:
                         kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
                     else:
                         kind, notes, wilds = ck, np.int64(1), np.int64(0)
                     letter = need
                     if need == NEED_ANY:
-                        letter = declare(st, seat, kind_mask[ck], kind, notes, wilds, kind_mask, kind_total, par, rng,
-                                         scratch)
-                    _attempt(st, seat, kind, notes, wilds, letter, rates, kind_mask, card_kind, rng, out, ids, tr, on)
+                        letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
+                    _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
                     played = 1
                     break
             if played == 0:
@@ -243,53 +244,48 @@ N_STREAMS_EXTRA = 3  # DEAL, TABLE, ERRORS besides the seats' streams
 
 
 @njit(cache=True)
-def _setup(st, rules, card_kind, n_kinds, order, rng):
-    """A new game's state: the deck in stock, shuffled (or in the given order: tests)."""
-    n_cards = card_kind.shape[0]
-    init_state(st, rules[R_PLAYERS], n_cards, n_kinds)
-    if rules[R_STACKED] != 0:
+def _setup(st, rng):
+    """A new game's state: the deck in stock, shuffled (or in the stacked order: tests)."""
+    init_state(st)
+    n_cards = st[S_NCARDS]
+    if st[C_STACKED] != 0:
         for i in range(n_cards):
-            st[O_STOCK + i] = order[i]
+            st[O_STOCK + i] = st[O_ORDER + i]
     else:
         shuffle(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards)
 
 
 @njit(cache=True)
-def play_game(seed, game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, out, trace, trace_on):
-    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
+def play_game(seed, game, config, rates, out, trace, trace_on):
+    """Play game `game` of the run keyed by `seed`, with the run's configuration (config: a state array
+    whose configuration part encode filled); fill `out`; append events to `trace` if trace_on (0/1).
     Returns the number of events written (-1 if the trace buffer was too small)."""
-    rng = new_streams(seed, game, rules[R_PLAYERS] + N_STREAMS_EXTRA)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    _setup(st, rules, card_kind, kind_mask.shape[0], order, rng)
-    ids = np.empty(MAXC, dtype=np.int64)
-    scratch = np.empty(MAXK, dtype=np.int64)
-    return run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng, out, ids, scratch, trace,
-               trace_on)
+    rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
+    st = config.copy()
+    _setup(st, rng)
+    return run(st, rates, rng, out, trace, trace_on)
 
 
-CHUNK = 64  # games a batch plays with one set of state and scratch arrays
+CHUNK = 64  # games a batch plays with one state array and random state
 
 
 @njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, out):
+def play_chunk(seed, first_game, lo, hi, config, rates, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
-    rng = new_streams(seed, first_game + lo, rules[R_PLAYERS] + N_STREAMS_EXTRA)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    ids = np.empty(MAXC, dtype=np.int64)
-    scratch = np.empty(MAXK, dtype=np.int64)
+    rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
+    st = config.copy()
     dummy = np.zeros((1, 1), dtype=np.int64)
     off = np.int64(0)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rules, card_kind, kind_mask.shape[0], order, rng)
-        run(st, rules, rates, steps, kind_mask, kind_total, card_kind, pol, par, rng, out[i], ids, scratch, dummy, off)
+        _setup(st, rng)
+        run(st, rates, rng, out[i], dummy, off)
 
 
 @njit(cache=True, parallel=True)
-def batch(seed, first_game, rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, out):
+def batch(seed, first_game, config, rates, out):
     ng = out.shape[0]
     nch = (ng + CHUNK - 1) // CHUNK
     for c in prange(nch):
         lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, rates, steps, kind_mask, kind_total, card_kind,
-                   order, pol, par, out)
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), config, rates, out)

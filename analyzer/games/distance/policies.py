@@ -15,13 +15,12 @@ else played once: the one its remaining hand gives most), random.
 import numpy as np
 from numba import njit
 
-from analyzer.games.distance.state import ALL, MAXK, NEED_ANY, O_CNT, O_DCNT, O_HN, S_N, S_NKINDS, S_STEP, fits
+from analyzer.games.distance.state import (
+    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, PAR_DECLARE,
+    PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, fits)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
-# policy parameter columns (float64 par[seat, ...])
-PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE = 0, 1, 2, 3
-N_PAR = 4
 DECLARE_BLOCK, DECLARE_EASY, DECLARE_RANDOM = 0, 1, 2
 CHOOSE_FIXED, CHOOSE_BEST, CHOOSE_WORST = 0, 1, 2
 
@@ -45,39 +44,45 @@ def nth_letter(mask, j):
     return -1
 
 
+@njit(cache=True, inline="always")
+def par(st, seat, which):
+    """Parameter `which` (PAR_...) of the seat's policy."""
+    return st[O_PAR + seat * N_PAR + which]
+
+
 @njit(cache=True)
-def letter_supply(counts_row, kind_mask, n_kinds, letter):
-    """How many of the given cards (counts per kind) can be declared as `letter` (wilds included)."""
+def letter_supply(st, counts_at, letter):
+    """How many of the cards counted per kind at st[counts_at:] can be declared as `letter` (wilds too)."""
     total = 0
-    for k in range(n_kinds):
-        if (kind_mask[k] >> letter) & 1:
-            total += counts_row[k]
+    for k in range(st[S_NKINDS]):
+        if (st[O_KMASK + k] >> letter) & 1:
+            total += st[counts_at + k]
     return total
 
 
 @njit(cache=True, inline="always")
-def declare(st, seat, candidates, play_kind, notes, wilds, kind_mask, kind_total, par, rng, scratch):
+def declare(st, seat, candidates, play_kind, notes, wilds, rng):
     """The letter to declare among `candidates` (a mask), by the seat's declare rule, for a play of
-    `notes` cards of play_kind and `wilds` wilds. scratch: MAXK int64 (reused)."""
+    `notes` cards of play_kind and `wilds` wilds."""
     n_cand = popcount7(candidates)
     if n_cand == 1:
         return nth_letter(candidates, 0)
-    rule = np.int64(par[seat, PAR_DECLARE])
+    rule = par(st, seat, PAR_DECLARE)
     if rule == DECLARE_RANDOM:
         return nth_letter(candidates, below(rng, 1 + seat, n_cand))
     n_kinds = st[S_NKINDS]
     step = st[S_STEP]
-    own = st[O_CNT + seat * MAXK:O_CNT + seat * MAXK + MAXK]
-    # its hand after this play
+    own = O_CNT + seat * MAXK
+    # its hand after this play, counted per kind at O_SCR
     for k in range(n_kinds):
-        scratch[k] = own[k]
+        st[O_SCR + k] = st[own + k]
     if play_kind >= 0:
-        scratch[play_kind] -= notes
+        st[O_SCR + play_kind] -= notes
     left = wilds
     for k in range(n_kinds):
-        if kind_mask[k] == ALL and left > 0:
-            took = min(left, scratch[k])
-            scratch[k] -= took
+        if st[O_KMASK + k] == ALL and left > 0:
+            took = min(left, st[O_SCR + k])
+            st[O_SCR + k] -= took
             left -= took
     best, best_score = -1, -1
     for letter in range(7):
@@ -89,36 +94,44 @@ def declare(st, seat, candidates, play_kind, notes, wilds, kind_mask, kind_total
             target = (letter + step) % 7
             unseen = 0
             for k in range(n_kinds):
-                if (kind_mask[k] >> target) & 1:
-                    unseen += kind_total[k] - st[O_DCNT + k] - own[k]
+                if (st[O_KMASK + k] >> target) & 1:
+                    unseen += st[O_KTOTAL + k] - st[O_DCNT + k] - st[own + k]
             score = 1_000_000 - unseen
         else:
             # after everyone else plays once it needs letter + step * players: most of its own cards best
-            target = (letter + step * st[S_N]) % 7
-            score = letter_supply(scratch, kind_mask, n_kinds, target)
+            score = letter_supply(st, O_SCR, (letter + step * st[S_N]) % 7)
         if score > best_score:
             best, best_score = letter, score
     return best
 
 
 @njit(cache=True, inline="always")
-def choose_play(st, seat, need, pol, par, kind_mask, kind_total, rng, scratch):
+def choose_play(st, seat, need, rng):
     """The seat's play for the needed letter: (kind of the notes or -1, notes, wilds, declared letter);
     notes + wilds == 0 means it holds nothing that fits."""
     n_kinds = st[S_NKINDS]
     base = O_CNT + seat * MAXK
+    policy = st[O_POL + seat]
+    # one pass: wilds held, and the fitting pitch class held most of (ties: the first kind in the deck)
     wilds = 0
+    best, best_count = -1, 0
     for k in range(n_kinds):
-        if kind_mask[k] == ALL:
-            wilds += st[base + k]
-    policy = pol[seat]
+        c = st[base + k]
+        if c == 0:
+            continue
+        mask = st[O_KMASK + k]
+        if mask == ALL:
+            wilds += c
+        elif c > best_count and fits(mask, need):
+            best, best_count = k, c
     if policy == P_RANDOM:
         # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
         total = 0
         for k in range(n_kinds):
             c = st[base + k]
-            if c > 0 and kind_mask[k] != ALL and fits(kind_mask[k], need):
-                letters = popcount7(kind_mask[k]) if need == NEED_ANY else 1
+            mask = st[O_KMASK + k]
+            if c > 0 and mask != ALL and fits(mask, need):
+                letters = popcount7(mask) if need == NEED_ANY else 1
                 total += c * (wilds + 1) * letters
         wild_letters = 7 if need == NEED_ANY else 1
         total += wilds * wild_letters
@@ -127,71 +140,65 @@ def choose_play(st, seat, need, pol, par, kind_mask, kind_total, rng, scratch):
         j = below(rng, 1 + seat, total)
         for k in range(n_kinds):
             c = st[base + k]
-            if c > 0 and kind_mask[k] != ALL and fits(kind_mask[k], need):
-                letters = popcount7(kind_mask[k]) if need == NEED_ANY else 1
+            mask = st[O_KMASK + k]
+            if c > 0 and mask != ALL and fits(mask, need):
+                letters = popcount7(mask) if need == NEED_ANY else 1
                 size = c * (wilds + 1) * letters
                 if j < size:
                     notes = 1 + j // ((wilds + 1) * letters)
                     rest = j % ((wilds + 1) * letters)
                     w = rest // letters
-                    letter = need if need != NEED_ANY else nth_letter(kind_mask[k], rest % letters)
+                    letter = need if need != NEED_ANY else nth_letter(mask, rest % letters)
                     return np.int64(k), np.int64(notes), np.int64(w), np.int64(letter)
                 j -= size
         w = 1 + j // wild_letters
         letter = need if need != NEED_ANY else j % wild_letters
         return np.int64(-1), np.int64(0), np.int64(w), np.int64(letter)
-    # greedy and conserve: the fitting pitch class it holds most of (ties: the first kind in the deck)
-    best, best_count = -1, 0
-    for k in range(n_kinds):
-        c = st[base + k]
-        if c > best_count and kind_mask[k] != ALL and fits(kind_mask[k], need):
-            best, best_count = k, c
-    hand = st[O_HN + seat]
-    all_in = policy == P_GREEDY or hand <= np.int64(par[seat, PAR_RESERVE])
+    all_in = policy == P_GREEDY or st[O_HN + seat] <= par(st, seat, PAR_RESERVE)
     if best >= 0:
         notes = best_count if all_in else 1
         w = wilds if all_in else 0
-        candidates = kind_mask[best] if need == NEED_ANY else (1 << need)
+        candidates = st[O_KMASK + best] if need == NEED_ANY else (1 << need)
     elif wilds > 0:
         notes = 0
         w = wilds if all_in else 1
         candidates = ALL if need == NEED_ANY else (1 << need)
     else:
         return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
-    letter = declare(st, seat, candidates, best, notes, w, kind_mask, kind_total, par, rng, scratch)
+    letter = declare(st, seat, candidates, best, notes, w, rng)
     return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
 
 
 @njit(cache=True)
-def start_letter(st, seat, mask, pol, par, kind_mask, rng):
+def start_letter(st, seat, mask, rng):
     """A two-letter start card: the letter the first player says it counts as. Random: either; the
     others: the one whose next letter (letter + step) it can play with the most cards (ties: the first)."""
     n_cand = popcount7(mask)
-    if pol[seat] == P_RANDOM:
+    if st[O_POL + seat] == P_RANDOM:
         return nth_letter(mask, below(rng, 1 + seat, n_cand))
-    base = O_CNT + seat * MAXK
     best, best_score = -1, -1
     for letter in range(7):
         if (mask >> letter) & 1:
-            score = letter_supply(st[base:base + MAXK], kind_mask, st[S_NKINDS], (letter + st[S_STEP]) % 7)
+            score = letter_supply(st, O_CNT + seat * MAXK, (letter + st[S_STEP]) % 7)
             if score > best_score:
                 best, best_score = letter, score
     return best
 
 
 @njit(cache=True)
-def chain_length(counts, kind_mask, n_kinds, step):
-    """The longest run of letters L, L+step, L+2 step, ... that the given cards can give in turn, one card
-    each (wilds fill gaps): how far a hand can chain under that interval."""
+def chain_length(st, counts_at, step):
+    """The longest run of letters L, L+step, L+2 step, ... that the cards counted at st[counts_at:] can
+    give in turn, one card each (wilds fill gaps): how far a hand can chain under that interval."""
     supply = np.zeros(7, dtype=np.int64)
     wilds = 0
-    for k in range(n_kinds):
-        if kind_mask[k] == ALL:
-            wilds += counts[k]
+    for k in range(st[S_NKINDS]):
+        mask = st[O_KMASK + k]
+        if mask == ALL:
+            wilds += st[counts_at + k]
         else:
             for letter in range(7):
-                if (kind_mask[k] >> letter) & 1:
-                    supply[letter] += counts[k]
+                if (mask >> letter) & 1:
+                    supply[letter] += st[counts_at + k]
     best = 0
     for start in range(7):
         left = wilds
@@ -211,29 +218,29 @@ def chain_length(counts, kind_mask, n_kinds, step):
 
 
 @njit(cache=True)
-def choose_interval(st, seat, par, kind_mask, kind_total):
+def choose_interval(st, seat):
     """The chooser's interval (a step, 1..6) after seeing her hand: fixed (fixed_interval); best_for_me
     (the longest chain of its own hand, ties: the smaller interval); worst_for_next (the step under which
     the letter after each letter it holds is one the unseen cards give least: the players after it will
     find the letters it leaves them scarce)."""
-    how = np.int64(par[seat, PAR_INTERVAL])
+    how = par(st, seat, PAR_INTERVAL)
     if how == CHOOSE_FIXED:
-        return np.int64(par[seat, PAR_FIXED]) - 1
-    n_kinds = st[S_NKINDS]
-    own = st[O_CNT + seat * MAXK:O_CNT + seat * MAXK + MAXK]
+        return par(st, seat, PAR_FIXED) - 1
+    own = O_CNT + seat * MAXK
     best, best_score = 1, -1
     for step in range(1, 7):
         if how == CHOOSE_BEST:
-            score = chain_length(own, kind_mask, n_kinds, step)
+            score = chain_length(st, own, step)
         else:
             score = 0
             for letter in range(7):
-                if letter_supply(own, kind_mask, n_kinds, letter) > 0:
+                if letter_supply(st, own, letter) > 0:
                     target = (letter + step) % 7
                     unseen = 0
-                    for k in range(n_kinds):
-                        if (kind_mask[k] >> target) & 1 and kind_mask[k] != ALL:
-                            unseen += kind_total[k] - own[k]
+                    for k in range(st[S_NKINDS]):
+                        mask = st[O_KMASK + k]
+                        if (mask >> target) & 1 and mask != ALL:
+                            unseen += st[O_KTOTAL + k] - st[own + k]
                     score += 1000 - unseen
         if score > best_score:
             best, best_score = step, score

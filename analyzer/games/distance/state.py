@@ -1,8 +1,12 @@
 """The Distance: the game state in one int64 array, and the rule primitives (drawing, reshuffling,
 moving cards, what fits).
 
-A game's whole state lives in `st` (layout below), so every rule function takes the same few
-arguments and a batch reuses one array for game after game. Hands hold card ids (unique per
+A game's whole state lives in `st` (layout below), together with the run's configuration (the deck's
+kinds, the rules, the seats' policies) and the scratch space of the decisions: every rule function
+takes `st` and a few scalars. That is for speed: numba counts references to every array a helper
+receives (atomic increments on every call), so one array instead of ten keeps a turn cheap. The
+configuration part is written once per run (`encode` builds it) and kept from game to game; the game
+part is reset by init_state. Hands hold card ids (unique per
 physical card) and, beside them, counts per kind, which the policies read. The stock is read from
 position S_POS up to S_NSTOCK (index S_POS is its top); the discard pile grows upwards (its last card
 is the top card, the one the next play must follow).
@@ -20,8 +24,35 @@ MAXK = 32  # kinds of card
 ALL = 127  # the letter mask of a wild
 NEED_ANY = -1
 
-# --- the state array -----------------------------------------------------------------------------
-O_HAND = 0                      # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
+# --- the configuration (written once per run by encode; init_state keeps it) ---------------------------
+O_KMASK = 0                     # MAXK: the letters each kind of card can give (ALL: a wild)
+O_KTOTAL = O_KMASK + MAXK       # MAXK: copies of each kind in the deck
+O_CKIND = O_KTOTAL + MAXK       # MAXC: the kind of every card id
+O_ORDER = O_CKIND + MAXC        # MAXC: a stacked deck order, top first (tests; used when C_STACKED)
+O_POL = O_ORDER + MAXC          # MAXP: each seat's policy code
+O_PAR = O_POL + MAXP            # MAXP x N_PAR: each seat's parameters (all whole numbers)
+N_PAR = 4
+PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE = range(N_PAR)
+O_STEPS = O_PAR + MAXP * N_PAR  # 8: the steps a random interval is drawn from
+O_CFG = O_STEPS + 8             # configuration scalars:
+C_PLAYERS = O_CFG + 0
+C_HAND = O_CFG + 1              # cards dealt to each player
+C_MODE = O_CFG + 2              # interval: MODE_FIXED, MODE_RANDOM, MODE_CHOOSER
+C_STEP = O_CFG + 3              # the fixed interval's step
+C_CHOOSER = O_CFG + 4
+C_DRAW_LIMIT = O_CFG + 5
+C_TURN_CAP = O_CFG + 6
+C_STACKED = O_CFG + 7           # 1: play the deck in O_ORDER's order (tests)
+C_NSTEPS = O_CFG + 8
+C_NCARDS = O_CFG + 9
+C_NKINDS = O_CFG + 10
+MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2
+O_IDS = O_CFG + 16              # MAXC scratch: the card ids of a play
+O_SCR = O_IDS + MAXC            # MAXK scratch: a hand's counts after a play
+O_GAME = O_SCR + MAXK           # from here on, the game (reset by init_state)
+
+# --- the game -----------------------------------------------------------------------------------------
+O_HAND = O_GAME                 # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
 O_HN = O_HAND + MAXP * MAXC     # MAXP hand sizes
 O_CNT = O_HN + MAXP             # MAXP x MAXK: cards of each kind in each hand
 O_STOCK = O_CNT + MAXP * MAXK   # the stock; its top is st[O_STOCK + st[S_POS]]
@@ -35,10 +66,10 @@ S_NEED = O_SC + 3               # the letter the next play must give (NEED_ANY: 
 S_STEP = O_SC + 4               # the interval as a step: 1 (seconds) .. 6 (sevenths)
 S_NE = O_SC + 5                 # trace events written
 S_OVF = O_SC + 6                # 1 if the trace buffer overflowed
-S_N = O_SC + 7                  # players
-S_NCARDS = O_SC + 8             # cards in the deck
-S_NKINDS = O_SC + 9             # kinds of card
-ST_SIZE = O_SC + 10
+ST_SIZE = O_SC + 8
+S_N = C_PLAYERS                 # (short names used by the rules: players, cards, kinds)
+S_NCARDS = C_NCARDS
+S_NKINDS = C_NKINDS
 
 # --- trace events: column 0 is the code, fields 1..7, card lists from column TRACE_FIXED ----------
 TRACE_FIXED = 8
@@ -72,12 +103,11 @@ def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7):
 
 
 @njit(cache=True)
-def init_state(st, n_players, n_cards, n_kinds):
-    for i in range(ST_SIZE):
+def init_state(st):
+    """A new game: the game part zeroed, the deck in the stock in id order (shuffled by the caller)."""
+    for i in range(O_GAME, ST_SIZE):
         st[i] = 0
-    st[S_N] = n_players
-    st[S_NCARDS] = n_cards
-    st[S_NKINDS] = n_kinds
+    n_cards = st[C_NCARDS]
     st[S_NSTOCK] = n_cards
     for c in range(n_cards):
         st[O_STOCK + c] = c
@@ -89,21 +119,21 @@ def stock_left(st):
 
 
 @njit(cache=True, inline="always")
-def add_to_hand(st, seat, card, card_kind):
+def add_to_hand(st, seat, card):
     n = st[O_HN + seat]
     st[O_HAND + seat * MAXC + n] = card
     st[O_HN + seat] = n + 1
-    st[O_CNT + seat * MAXK + card_kind[card]] += 1
+    st[O_CNT + seat * MAXK + st[O_CKIND + card]] += 1
 
 
 @njit(cache=True, inline="always")
-def take_from_hand(st, seat, kind, card_kind):
+def take_from_hand(st, seat, kind):
     """Remove the first card of `kind` from seat's hand (keeping the others in order); returns its id."""
     base = O_HAND + seat * MAXC
     n = st[O_HN + seat]
     for i in range(n):
         c = st[base + i]
-        if card_kind[c] == kind:
+        if st[O_CKIND + c] == kind:
             for j in range(i, n - 1):
                 st[base + j] = st[base + j + 1]
             st[O_HN + seat] = n - 1
@@ -113,10 +143,10 @@ def take_from_hand(st, seat, kind, card_kind):
 
 
 @njit(cache=True, inline="always")
-def discard(st, card, card_kind):
+def discard(st, card):
     st[O_DISC + st[S_NDISC]] = card
     st[S_NDISC] += 1
-    st[O_DCNT + card_kind[card]] += 1
+    st[O_DCNT + st[O_CKIND + card]] += 1
 
 
 @njit(cache=True, inline="always")
@@ -125,7 +155,7 @@ def top_card(st):
 
 
 @njit(cache=True)
-def reshuffle(st, rng, card_kind, tr, on):
+def reshuffle(st, rng, tr, on):
     """Empty stock: the discard pile except its top card, shuffled (stream DEAL), is the new stock.
     Returns the number of cards in the new stock (0: nothing to reshuffle)."""
     m = st[S_NDISC] - 1
@@ -135,7 +165,7 @@ def reshuffle(st, rng, card_kind, tr, on):
     for i in range(m):
         c = st[O_DISC + i]
         st[O_STOCK + i] = c
-        st[O_DCNT + card_kind[c]] -= 1
+        st[O_DCNT + st[O_CKIND + c]] -= 1
     shuffle(rng, DEAL, st[O_STOCK:O_STOCK + m], m)
     st[O_DISC] = top
     st[S_NDISC] = 1
@@ -149,12 +179,12 @@ def reshuffle(st, rng, card_kind, tr, on):
 
 
 @njit(cache=True, inline="always")
-def draw(st, rng, card_kind, tr, on):
+def draw(st, rng, tr, on):
     """The top card of the stock (reshuffling the discard pile first if the stock is empty), or -1 if
     there is nothing to draw. Returns (card, reshuffled: 1 if a reshuffle happened)."""
     shuffled = 0
     if stock_left(st) == 0:
-        if reshuffle(st, rng, card_kind, tr, on) == 0:
+        if reshuffle(st, rng, tr, on) == 0:
             return np.int64(-1), shuffled
         shuffled = 1
     c = st[O_STOCK + st[S_POS]]

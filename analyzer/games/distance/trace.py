@@ -16,12 +16,11 @@ ENDS = {E.END_WON: "won", E.END_DEADLOCK: "stall: a full round of passes with no
 
 def play_traced(encoded, seed, game_index, names=None):
     """Play one game with the batch kernel's own code; returns (events, result row)."""
-    rules, rates, steps, kind_mask, kind_total, card_kind, order, pol, par, card_names = encoded
-    n = int(rules[E.R_PLAYERS])
+    config, rates, card_names = encoded
+    n = int(config[S.C_PLAYERS])
     out = np.zeros(len(E.columns(n)), dtype=np.int64)
     rows = record_events(
-        lambda buf: E.play_game(np.uint64(seed), game_index, rules, rates, steps, kind_mask, kind_total, card_kind,
-                                order, pol, par, out, buf, np.int64(1)),
+        lambda buf: E.play_game(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
         1024, S.TRACE_WIDTH)
     return [decode(row, card_names, n) for row in rows], out
 
