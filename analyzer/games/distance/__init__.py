@@ -53,6 +53,11 @@ def encode(rules, seats):
     cfg[S.O_KMASK:S.O_KMASK + n_kinds] = deck.masks
     cfg[S.O_KTOTAL:S.O_KTOTAL + n_kinds] = deck.copies
     cfg[S.O_CKIND:S.O_CKIND + len(card_kind)] = card_kind
+    for letter in range(9):
+        kinds = [k for k, m in enumerate(deck.masks)
+                 if (m == S.ALL if letter == S.WILD_LIST else m != S.ALL and (letter == S.ANY_LIST or (m >> letter) & 1))]
+        cfg[S.O_LKINDS + letter * S.MAXK:S.O_LKINDS + letter * S.MAXK + len(kinds)] = kinds
+        cfg[S.O_LCOUNT + letter] = len(kinds)
     order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
     cfg[S.O_ORDER:S.O_ORDER + order.size] = order
     cfg[S.C_STACKED] = 1 if order.size else 0

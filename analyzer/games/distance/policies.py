@@ -16,8 +16,9 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.distance.state import (
-    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, PAR_DECLARE,
-    PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, fits)
+    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
+    PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, WILD_LIST, fitting_list,
+    kinds_of, n_kinds_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
@@ -50,13 +51,14 @@ def par(st, seat, which):
     return st[O_PAR + seat * N_PAR + which]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def letter_supply(st, counts_at, letter):
     """How many of the cards counted per kind at st[counts_at:] can be declared as `letter` (wilds too)."""
     total = 0
-    for k in range(st[S_NKINDS]):
-        if (st[O_KMASK + k] >> letter) & 1:
-            total += st[counts_at + k]
+    for j in range(n_kinds_of(st, letter)):
+        total += st[counts_at + kinds_of(st, letter, j)]
+    for j in range(n_kinds_of(st, WILD_LIST)):
+        total += st[counts_at + kinds_of(st, WILD_LIST, j)]
     return total
 
 
@@ -93,9 +95,12 @@ def declare(st, seat, candidates, play_kind, notes, wilds, rng):
             # discard pile and its own hand, the cards it is playing included)
             target = (letter + step) % 7
             unseen = 0
-            for k in range(n_kinds):
-                if (st[O_KMASK + k] >> target) & 1:
-                    unseen += st[O_KTOTAL + k] - st[O_DCNT + k] - st[own + k]
+            for j in range(n_kinds_of(st, target)):
+                k = kinds_of(st, target, j)
+                unseen += st[O_KTOTAL + k] - st[O_DCNT + k] - st[own + k]
+            for j in range(n_kinds_of(st, WILD_LIST)):
+                k = kinds_of(st, WILD_LIST, j)
+                unseen += st[O_KTOTAL + k] - st[O_DCNT + k] - st[own + k]
             score = 1_000_000 - unseen
         else:
             # after everyone else plays once it needs letter + step * players: most of its own cards best
@@ -109,28 +114,28 @@ def declare(st, seat, candidates, play_kind, notes, wilds, rng):
 def choose_play(st, seat, need, rng):
     """The seat's play for the needed letter: (kind of the notes or -1, notes, wilds, declared letter);
     notes + wilds == 0 means it holds nothing that fits."""
-    n_kinds = st[S_NKINDS]
     base = O_CNT + seat * MAXK
     policy = st[O_POL + seat]
-    # one pass: wilds held, and the fitting pitch class held most of (ties: the first kind in the deck)
+    # wilds held, and the fitting pitch class held most of (ties: the first kind in the deck), looking
+    # only at the kinds that give the needed letter
     wilds = 0
+    for j in range(n_kinds_of(st, WILD_LIST)):
+        wilds += st[base + kinds_of(st, WILD_LIST, j)]
     best, best_count = -1, 0
-    for k in range(n_kinds):
+    fitting = fitting_list(need)
+    for j in range(n_kinds_of(st, fitting)):
+        k = kinds_of(st, fitting, j)
         c = st[base + k]
-        if c == 0:
-            continue
-        mask = st[O_KMASK + k]
-        if mask == ALL:
-            wilds += c
-        elif c > best_count and fits(mask, need):
+        if c > best_count:
             best, best_count = k, c
     if policy == P_RANDOM:
         # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
         total = 0
-        for k in range(n_kinds):
+        for j in range(n_kinds_of(st, fitting)):
+            k = kinds_of(st, fitting, j)
             c = st[base + k]
             mask = st[O_KMASK + k]
-            if c > 0 and mask != ALL and fits(mask, need):
+            if c > 0:
                 letters = popcount7(mask) if need == NEED_ANY else 1
                 total += c * (wilds + 1) * letters
         wild_letters = 7 if need == NEED_ANY else 1
@@ -138,10 +143,11 @@ def choose_play(st, seat, need, rng):
         if total == 0:
             return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
         j = below(rng, 1 + seat, total)
-        for k in range(n_kinds):
+        for i in range(n_kinds_of(st, fitting)):
+            k = kinds_of(st, fitting, i)
             c = st[base + k]
             mask = st[O_KMASK + k]
-            if c > 0 and mask != ALL and fits(mask, need):
+            if c > 0:
                 letters = popcount7(mask) if need == NEED_ANY else 1
                 size = c * (wilds + 1) * letters
                 if j < size:
@@ -189,7 +195,8 @@ def start_letter(st, seat, mask, rng):
 def chain_length(st, counts_at, step):
     """The longest run of letters L, L+step, L+2 step, ... that the cards counted at st[counts_at:] can
     give in turn, one card each (wilds fill gaps): how far a hand can chain under that interval."""
-    supply = np.zeros(7, dtype=np.int64)
+    for letter in range(7):
+        st[O_SUPPLY + letter] = 0
     wilds = 0
     for k in range(st[S_NKINDS]):
         mask = st[O_KMASK + k]
@@ -198,14 +205,14 @@ def chain_length(st, counts_at, step):
         else:
             for letter in range(7):
                 if (mask >> letter) & 1:
-                    supply[letter] += st[counts_at + k]
+                    st[O_SUPPLY + letter] += st[counts_at + k]
     best = 0
     for start in range(7):
         left = wilds
         run = 0
         letter = start
         for _ in range(7):
-            if supply[letter] > 0:
+            if st[O_SUPPLY + letter] > 0:
                 run += 1
             elif left > 0:
                 left -= 1
@@ -237,10 +244,9 @@ def choose_interval(st, seat):
                 if letter_supply(st, own, letter) > 0:
                     target = (letter + step) % 7
                     unseen = 0
-                    for k in range(st[S_NKINDS]):
-                        mask = st[O_KMASK + k]
-                        if (mask >> target) & 1 and mask != ALL:
-                            unseen += st[O_KTOTAL + k] - st[own + k]
+                    for j in range(n_kinds_of(st, target)):
+                        k = kinds_of(st, target, j)
+                        unseen += st[O_KTOTAL + k] - st[own + k]
                     score += 1000 - unseen
         if score > best_score:
             best, best_score = step, score

@@ -34,7 +34,11 @@ O_PAR = O_POL + MAXP            # MAXP x N_PAR: each seat's parameters (all whol
 N_PAR = 4
 PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE = range(N_PAR)
 O_STEPS = O_PAR + MAXP * N_PAR  # 8: the steps a random interval is drawn from
-O_CFG = O_STEPS + 8             # configuration scalars:
+O_LKINDS = O_STEPS + 8          # 9 x MAXK: per letter, the kinds (not wilds) that give it, in deck order
+WILD_LIST = 7                   #   (so a turn looks at a few kinds, not all); list WILD_LIST: the wild kinds;
+ANY_LIST = 8                    #   list ANY_LIST: every kind but the wilds
+O_LCOUNT = O_LKINDS + 9 * MAXK  # 9: the length of each of those lists
+O_CFG = O_LCOUNT + 9             # configuration scalars:
 C_PLAYERS = O_CFG + 0
 C_HAND = O_CFG + 1              # cards dealt to each player
 C_MODE = O_CFG + 2              # interval: MODE_FIXED, MODE_RANDOM, MODE_CHOOSER
@@ -49,7 +53,8 @@ C_NKINDS = O_CFG + 10
 MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2
 O_IDS = O_CFG + 16              # MAXC scratch: the card ids of a play
 O_SCR = O_IDS + MAXC            # MAXK scratch: a hand's counts after a play
-O_GAME = O_SCR + MAXK           # from here on, the game (reset by init_state)
+O_SUPPLY = O_SCR + MAXK         # 7 scratch: cards per letter (the interval choice)
+O_GAME = O_SUPPLY + 8           # from here on, the game (reset by init_state)
 
 # --- the game -----------------------------------------------------------------------------------------
 O_HAND = O_GAME                 # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
@@ -190,6 +195,24 @@ def draw(st, rng, tr, on):
     c = st[O_STOCK + st[S_POS]]
     st[S_POS] += 1
     return c, shuffled
+
+
+@njit(cache=True, inline="always")
+def kinds_of(st, letter, j):
+    """The j-th kind (in deck order) that gives `letter` (WILD_LIST: the j-th wild kind; ANY_LIST: the
+    j-th kind that is not a wild)."""
+    return st[O_LKINDS + letter * MAXK + j]
+
+
+@njit(cache=True, inline="always")
+def fitting_list(need):
+    """The list of kinds (not wilds) that can be played for the needed letter."""
+    return ANY_LIST if need == NEED_ANY else need
+
+
+@njit(cache=True, inline="always")
+def n_kinds_of(st, letter):
+    return st[O_LCOUNT + letter]
 
 
 @njit(cache=True, inline="always")
