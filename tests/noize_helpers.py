@@ -38,7 +38,7 @@ def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
     table = np.zeros((1, 1, 1, 1, 1))
     out = np.zeros(E.n_columns(n), dtype=np.int64)
     buf = np.zeros((2000, E.TRACE_FIXED + deck.shape[0]), dtype=np.int64)
-    written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, out, buf, True)
+    written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, out, buf, np.int64(1))
     assert written > 0
     return [decode(r, n) for r in buf[:written]], out
 

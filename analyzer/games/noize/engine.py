@@ -10,7 +10,7 @@ such hypergeometric tail once per run and a bid costs a table look-up.
 import numpy as np
 from numba import njit, prange
 
-from analyzer.rng import DEAL, below, new_streams, shuffle, uniform
+from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 N_INST = 4
 GROUPIE = 4
@@ -164,7 +164,8 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
             return -1, BID_PLAIN
         if par[seat, TH_COMPARE] != 0.0 and 1.0 - p_hold > p_best:
             return -1, BID_PLAIN
-    if uniform(rng, stream) < par[seat, TH_BLUFF]:
+    # (a seat that never bluffs draws nothing: its stream serves only the bluffs)
+    if par[seat, TH_BLUFF] > 0.0 and uniform(rng, stream) < par[seat, TH_BLUFF]:
         if below(rng, stream, 2) == 0:
             jump = 1 + below(rng, stream, np.int64(par[seat, TH_MAX_JUMP]))
             return key + 4 * jump, BID_JUMP_BLUFF
@@ -201,22 +202,24 @@ def _cards(trace, ne, cards, n):
             trace[ne - 1, TRACE_FIXED + i] = cards[i]
 
 
-@njit(cache=True)
-def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
-    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
-
-    Returns the number of events written (-1 if the trace buffer was too small)."""
+# _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
+# numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
+@njit(cache=True, _nrt=False)
+def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on):
+    """Play a game with the random streams already keyed to it, in the scratch arrays stack (deck size),
+    hand and moves (players) and cnt (players x N_TYPES); fill `out`; append events to `trace` if
+    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     D = deck.shape[0]
-    rng = new_streams(seed, game, 1 + n)
-    stack = deck.copy()
+    for i in range(D):
+        stack[i] = deck[i]
     if rules[R_STACKED] == 0:
         shuffle(rng, DEAL, stack, D)
-    hand = np.full(n, rules[R_START], dtype=np.int64)
-    cnt = np.zeros((n, N_TYPES), dtype=np.int64)
     start = rules[R_START]
-    moves = np.zeros(n, dtype=np.int64)
+    for p in range(n):
+        hand[p] = start
+        moves[p] = 0
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
@@ -332,8 +335,41 @@ def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
     return ne
 
 
+@njit(cache=True)
+def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
+    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
+
+    Returns the number of events written (-1 if the trace buffer was too small)."""
+    n = rules[R_PLAYERS]
+    rng = new_streams(seed, game, 1 + n)
+    stack = np.empty(deck.shape[0], dtype=np.int64)
+    hand = np.empty(n, dtype=np.int64)
+    cnt = np.empty((n, N_TYPES), dtype=np.int64)
+    moves = np.empty(n, dtype=np.int64)
+    return run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on)
+
+
+CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
+
+
+@njit(cache=True)
+def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, out):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
+    n = rules[R_PLAYERS]
+    rng = new_streams(seed, first_game + lo, 1 + n)
+    stack = np.empty(deck.shape[0], dtype=np.int64)
+    hand = np.empty(n, dtype=np.int64)
+    cnt = np.empty((n, N_TYPES), dtype=np.int64)
+    moves = np.empty(n, dtype=np.int64)
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out[i], dummy, np.int64(0))
+
+
 @njit(cache=True, parallel=True)
 def batch(seed, first_game, rules, deck, pol, par, table, out):
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    for i in prange(out.shape[0]):
-        play_game(seed, first_game + i, rules, deck, pol, par, table, out[i], dummy, False)
+    ng = out.shape[0]
+    for c in prange((ng + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, out)
