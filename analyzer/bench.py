@@ -3,7 +3,9 @@
 For each case: warm games per second of the batch kernel alone and of the whole runner (kernel +
 streaming summaries), on every core numba uses. Then, per game, in fresh processes with an empty
 numba cache directory: the cold start (compiling its kernels) and the start-up of the same small run
-once the cache is warm. `--only start` runs just the start-up figures.
+once the cache is warm. `--only start` runs just the start-up figures. With a C compiler, the Noize
+figures are also given as ratios to the hand-written C program ../shared/reference/noize.c, built and
+timed in the same run with the same thread count (the machine is shared: only same-run ratios compare).
 """
 from __future__ import annotations
 
@@ -18,6 +20,8 @@ import numpy as np
 
 CASES = {
     "noize: 4 threshold players": {"game": "noize", "players": 4, "all_seats": {"policy": "threshold"}},
+    "noize: 4 threshold, bluff 0 (as noize.c)": {
+        "game": "noize", "players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0, "compare_raise": False}},
     "noize: 4 random players": {"game": "noize", "players": 4, "all_seats": {"policy": "random"}},
     "bards: greedy split + greedy play": {"game": "bards", "players": 2,
                                          "all_seats": {"policy": "greedy", "play": "greedy"}},
@@ -46,6 +50,38 @@ def _warm(raw, games):
     return kernel, res.games_per_second
 
 
+# The hand-written C program that plays Bring the Noize (threshold players, bluff 0): the yardstick for
+# the Noize kernel. It lives beside the repository (../shared/reference), not in the package.
+C_REFERENCE = os.environ.get("ANALYZER_NOIZE_C", os.path.join(os.path.dirname(__file__), "..", "..", "shared",
+                                                              "reference", "noize.c"))
+C_CASE = "noize: 4 threshold, bluff 0 (as noize.c)"
+
+
+def _c_reference(games):
+    """Build noize.c and time it with numba's thread count: games/s, or None (with the reason printed)."""
+    import re
+    import shutil
+
+    cc = shutil.which("gcc") or shutil.which("cc")
+    if not os.path.exists(C_REFERENCE) or cc is None:
+        print(f"C reference: not measured ({'no C compiler' if cc is None else 'no ' + C_REFERENCE})")
+        return None
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "noize")
+        build = subprocess.run([cc, "-std=c11", "-O3", "-march=native", "-fopenmp", "-o", exe, C_REFERENCE, "-lm"],
+                               capture_output=True, text=True)
+        if build.returncode != 0:
+            print(f"C reference: not measured (the build failed: {build.stderr.strip().splitlines()[-1:]})")
+            return None
+        threads = numba.get_num_threads()
+        res = subprocess.run([exe, "-t", str(threads), "-r", "3", "-n", str(games)], capture_output=True, text=True)
+    found = re.search(r"best [0-9.]+ s = ([0-9]+) games/s", res.stdout)
+    if res.returncode != 0 or not found:
+        print("C reference: not measured (unexpected output)")
+        return None
+    return float(found.group(1))
+
+
 def _timed(cmd, env):
     t = time.perf_counter()
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -60,9 +96,17 @@ def run_bench(games=1_000_000, only=None):
              if (not only or only in name) and raw["game"] in game_names()]
     if cases:
         print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s}")
+    figures = {}
     for name, raw in cases:
         kernel, full = _warm(raw, games)
+        figures[name] = kernel, full
         print(f"{name:40s} {kernel:15,.0f} {full:13,.0f}", flush=True)
+    if C_CASE in figures:
+        c_speed = _c_reference(max(games, 1_000_000))
+        if c_speed:
+            kernel, full = figures[C_CASE]
+            print(f"{'C reference noize.c (same policy, threads)':40s} {c_speed:15,.0f}")
+            print(f"Noize vs C, this run: kernel {kernel / c_speed:.2f}x, whole run {full / c_speed:.2f}x")
     if only and "start" not in only:
         return
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
