@@ -17,7 +17,7 @@ def _numba_cache_dir():
     digest = hashlib.sha1(__version__.encode())
     for path in sorted(root.rglob("*.py")):
         text = path.read_bytes()
-        if b"njit" in text:
+        if b"numba" in text:  # every file of numba code (and this one: it changes how numba compiles)
             digest.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "analyzer" / "numba"
     folder = base / digest.hexdigest()[:16]
@@ -41,3 +41,36 @@ if "NUMBA_CACHE_DIR" not in os.environ:
         os.environ["NUMBA_CACHE_DIR"] = _folder
         if "numba" in sys.modules:  # imported before us: tell its configuration too
             sys.modules["numba"].config.CACHE_DIR = _folder
+
+
+def _compile_constants_once():
+    """Make a jitted call with a constant argument (`f(st, 0)`, `g(x, False)`) compile the callee once
+    for the argument's type, not once per constant value.
+
+    numba types a constant argument as a literal (Literal[int](0)) and compiles the callee afresh for
+    each value it is called with: Battle of the Bards had 126 signatures for about 60 functions. The
+    kernels never need the constant folded in, so the analyzer's own functions are first tried with
+    the plain types; a callee that really needs a literal (a tuple index, say) still gets it, because
+    a typing error falls back to numba's own behaviour. Results are unchanged (golden tests)."""
+    from numba.core import dispatcher, errors, types
+
+    numba_call_template = dispatcher.Dispatcher.get_call_template
+    if getattr(numba_call_template, "_analyzer", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if self.py_func.__module__.startswith(__name__ + "."):
+            plain = tuple(types.unliteral(a) for a in args)
+            plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+            if plain != tuple(args) or plain_kws != kws:
+                try:
+                    return numba_call_template(self, plain, plain_kws)
+                except errors.TypingError:
+                    pass
+        return numba_call_template(self, args, kws)
+
+    get_call_template._analyzer = True
+    dispatcher.Dispatcher.get_call_template = get_call_template
+
+
+_compile_constants_once()

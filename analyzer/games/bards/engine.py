@@ -49,7 +49,7 @@ def new_scratch():
             np.empty((NODES, N_NI), dtype=np.int64), np.empty((NODES, N_NF), dtype=np.float64))
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
     """Play a game from the deck order already in st (state after init_state), with the scratch
     arrays of new_scratch. Returns the number of trace events written, or -1 if the trace buffer
