@@ -17,7 +17,8 @@ def test_game_loop_compiled_without_reference_counting(name):
 
 
 def test_constant_arguments_do_not_multiply_signatures():
-    """A jitted call with a constant argument compiles the callee for the plain type (analyzer/__init__.py)."""
+    """In an opted-in game, a jitted call with a constant argument compiles the callee for the plain type
+    (analyzer/__init__.py)."""
     import numpy as np
     from numba import njit
 
@@ -27,8 +28,8 @@ def test_constant_arguments_do_not_multiply_signatures():
     def callee(x, flag):
         return x + flag
 
-    callee.__module__ = "analyzer.test_guard"
-    callee.py_func.__module__ = "analyzer.test_guard"
+    callee.__module__ = "analyzer.games.bards.test_guard"
+    callee.py_func.__module__ = "analyzer.games.bards.test_guard"
 
     @njit
     def caller(x):
