@@ -34,6 +34,11 @@ import numpy as np
 from analyzer.errors import MISSING, ScenarioError, toml_value
 
 
+def plural(k, noun):
+    """'1 card', '3 cards': for trace lines."""
+    return f"{k} {noun}{'' if k == 1 else 's'}"
+
+
 def record_events(play, rows, width):
     """Run play(buffer) -> events written (-1: the buffer was too small) with a trace buffer of
     int64 rows, growing it until the game's events fit; return the rows written."""

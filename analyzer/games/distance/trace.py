@@ -4,7 +4,7 @@ Every card appears as {"id", "name"} (the id tells copies apart; the name gives 
 The event fields are documented in docs/distance.md (section "Trace events")."""
 import numpy as np
 
-from analyzer.games.base import record_events
+from analyzer.games.base import plural, record_events
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import state as S
 from analyzer.games.distance.rules import LETTERS
@@ -102,7 +102,7 @@ def format_event(ev):
         return f"Seat {ev['seat']} says the start card counts as {ev['letter']}: she must play {_a(ev['needed'])}"
     if t == "turn":
         need = "anything" if ev["needed"] == "any" else _a(ev["needed"])
-        return f"\n-- Turn {ev['turn']}: seat {ev['seat']} ({ev['hand_size']} cards) needs {need}"
+        return f"\n-- Turn {ev['turn']}: seat {ev['seat']} ({plural(ev['hand_size'], 'card')}) needs {need}"
     if t == "play":
         return (f"  seat {ev['seat']} plays {_names(ev['cards'])} as {ev['declared']}; "
                 f"the next player needs {_a(ev['needed_next'])}")

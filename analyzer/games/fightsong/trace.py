@@ -7,7 +7,7 @@ players, the seat number otherwise. The event fields are documented in docs/figh
 events")."""
 import numpy as np
 
-from analyzer.games.base import record_events
+from analyzer.games.base import plural, record_events
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import state as S
@@ -140,10 +140,6 @@ def decode(row, n, deck):
                 "winners": [s for s in range(n) if (f[1] >> (s % 2 if n == 4 else s)) & 1], "hands": f[2],
                 "round_points": rp, "extra_points": xp, "totals": {k: rp[k] + xp[k] for k in rp}}
     raise ValueError(f"unknown Fight Song event code {code}")
-
-
-def plural(k, noun):
-    return f"{k} {noun}{'' if k == 1 else 's'}"
 
 
 def who(label):
