@@ -285,3 +285,16 @@ def test_the_ladder_command_writes_a_skill_report(tmp_path):
     result = CliRunner().invoke(main, ["ladder", "noize", "--games", "2000", "-q", "--out", str(out), "--players", "3"])
     assert result.exit_code == 0, result.output
     assert "How much skill matters" in (out / "report.md").read_text()
+
+
+def test_identical_policies_with_different_partners_are_not_called_chance(tmp_path):
+    """In a team game a random player partnered with a strong one wins with it: the report must not say
+    that its share and the other random players' differ by chance only."""
+    raw = {"game": "fightsong", "games": 300, "seed": 2, "players": 4, "rotate_seats": True,
+           "all_seats": {"policy": "random"}, "seats": {"0": {"policy": "greedy"}}}
+    res = run(from_dict(raw), progress=False)
+    write_report(res, tmp_path)
+    text = (tmp_path / "report.md").read_text()
+    assert "| policy of seat 1 | random (battle = \"random\") — identical to seat 3 |" in text
+    assert "| policy of seat 2 | random (battle = \"random\") |" in text
+    assert "Seats 1 and 3 play the same policy with the same parameters (and partners of the same policies)" in text

@@ -308,23 +308,32 @@ def _policy_shares(result, g, ms):
     s, n, rot = g.summary, g.players, g.rotations
     seats = g.arms[0].seats
     b = [Heading("Win share by policy (seats rotated)", 3)]
+    teams = result.scenario.game.teams(n) or tuple((t,) for t in range(n))
+    partners = {t: tuple(p for p in team if p != t) for team in teams for t in team}
+
+    def same_role(t, j):
+        """Same policy and, in a team game, partners of the same policies too: only then do the two
+        shares differ by chance alone (a random player partnered with a strong one wins more)."""
+        return seats[t] == seats[j] and [seats[p] for p in partners[t]] == [seats[p] for p in partners[j]]
+
     rows, vals = [], []
     for j in range(n):
         m = ms[f"policy_share_{j}"]
         v = M.value_ci(m, s, rot)
         vals.append(v)
         desc = seat_text(seats[j])
-        twins = [t for t in range(n) if t != j and seats[t] == seats[j]]
+        twins = [t for t in range(n) if t != j and same_role(t, j)]
         if twins:
             desc += " — identical to seat " + " and ".join(map(str, twins))
         rows.append([f"policy of seat {j}", desc, ci_text(m, *v)])
     groups = []
     for j in range(n):
-        same = [t for t in range(n) if seats[t] == seats[j]]
+        same = [t for t in range(n) if same_role(t, j)]
         if len(same) > 1 and same not in groups:
             groups.append(same)
     note = "".join(f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same "
-                   f"parameters: their shares differ by chance only." for same in groups)
+                   f"parameters{' (and partners of the same policies)' if len(teams) < n else ''}: their shares differ by "
+                   f"chance only." for same in groups)
     b.append(Table(["who", "policy", "win share over all seats"], rows,
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's "
