@@ -3,9 +3,12 @@
 The stack is a cycle: dealing takes hands from the top, and gathering puts them back under the stack
 in the order they were dealt (seat order from the dealer's left, each hand in dealt order). So
 without the shuffle house rule the deck's cyclic order never changes; each deal simply starts where
-the last one ended. Hands are counted per card type. The chance that a bid holds depends only on
-(instrument, own hand size, own cards that count, hidden cards), so `tail_table` computes every
-such hypergeometric tail once per run and a bid costs a table look-up.
+the last one ended, and a hand is a stretch of the cyclic deck: its counts per card type are the
+difference of two prefix sums of packed counts, computed once per shuffle. The chance that a bid
+holds depends only on (instrument, own hand size, own cards that count, hidden cards), so
+`tail_table` computes every such hypergeometric tail once per run; from it `actions.py` tabulates the
+threshold policy's every move, so that a decision in play is one load (`decide` is the same policy
+computed from the tails, used when the table would be too large).
 """
 import numpy as np
 from numba import njit, prange
@@ -138,33 +141,27 @@ def _best_raise(seat, cur, cnt, hand, start, hidden, table):
 
 
 @njit(cache=True, inline="always")
-def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
-    """A seat's move: returns (key, kind), key -1 for a challenge."""
-    stream = 1 + seat
-    if pol[seat] == P_RANDOM:
-        # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
-        # in_play cards
-        max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
-        top = in_play * 4 + 3
-        first = 4 if cur < 0 else cur + 1
-        n_raise = max(0, min(max_raise, top - first + 1))
-        n_opt = n_raise + (0 if cur < 0 else 1)
-        if n_opt == 0:
-            return -1, BID_RANDOM
-        j = below(rng, stream, n_opt)
-        if j == n_raise:
-            return -1, BID_RANDOM
-        return first + j, BID_RANDOM
-    # threshold
+def threshold_move(seat, cur, par, cnt, hand, start, hidden, table):
+    """The threshold policy's move before any bluff: -1 to challenge, else its best raise.
+
+    It depends only on (seat's parameters, own hand, hidden cards, standing bid), so `actions.py`
+    tabulates it per run with this very function, and a game in play looks it up."""
     key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table)
     if cur >= 0:
         p_hold = p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table)
         # a bid that cannot hold is always challenged: this also bounds every round's bidding
         if p_hold < par[seat, TH_CHALLENGE_BELOW] or p_hold == 0.0:
-            return -1, BID_PLAIN
+            return -1
         if par[seat, TH_COMPARE] != 0.0 and 1.0 - p_hold > p_best:
-            return -1, BID_PLAIN
+            return -1
+    return key
+
+
+@njit(cache=True, inline="always")
+def bluff_or_plain(seat, cur, key, par, cnt, rng):
+    """With probability bluff, a riskier raise than the plain one (`key`): returns (key, kind)."""
     # (a seat that never bluffs draws nothing: its stream serves only the bluffs)
+    stream = 1 + seat
     if par[seat, TH_BLUFF] > 0.0 and uniform(rng, stream) < par[seat, TH_BLUFF]:
         if below(rng, stream, 2) == 0:
             jump = 1 + below(rng, stream, np.int64(par[seat, TH_MAX_JUMP]))
@@ -176,6 +173,30 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
                 weak = inst
         return _min_legal(cur, weak) * 4 + weak, BID_WEAK_BLUFF
     return key, BID_PLAIN
+
+
+@njit(cache=True, inline="always")
+def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
+    """A seat's move computed from the probability table: returns (key, kind), key -1 for a challenge."""
+    if pol[seat] == P_RANDOM:
+        # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
+        # in_play cards
+        stream = 1 + seat
+        max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
+        top = in_play * 4 + 3
+        first = 4 if cur < 0 else cur + 1
+        n_raise = max(0, min(max_raise, top - first + 1))
+        n_opt = n_raise + (0 if cur < 0 else 1)
+        if n_opt == 0:
+            return -1, BID_RANDOM
+        j = below(rng, stream, n_opt)
+        if j == n_raise:
+            return -1, BID_RANDOM
+        return first + j, BID_RANDOM
+    key = threshold_move(seat, cur, par, cnt, hand, start, hidden, table)
+    if key < 0:
+        return -1, BID_PLAIN
+    return bluff_or_plain(seat, cur, key, par, cnt, rng)
 
 
 @njit(cache=True, inline="always")
@@ -202,21 +223,56 @@ def _cards(trace, ne, cards, n):
             trace[ne - 1, TRACE_FIXED + i] = cards[i]
 
 
+# Hands are dealt from prefix sums of packed counts: FIELD bits per card type, 5 types in 60 bits. A
+# field of a prefix sum over the doubled deck holds up to 2 x 200 cards of a type.
+FIELD = 12
+FIELD_MASK = (1 << FIELD) - 1
+
+
+@njit(cache=True, inline="always")
+def _prefix_counts(stack, D, prefix):
+    """prefix[i] = packed counts of the first i cards of the cyclic deck (twice round), i = 0 .. 2D, so
+    that any deal, a stretch of at most D cards from a position below D, is prefix[b] - prefix[a]."""
+    acc = 0
+    prefix[0] = 0
+    for i in range(2 * D):
+        acc += 1 << (FIELD * stack[i if i < D else i - D])
+        prefix[i + 1] = acc
+
+
+@njit(cache=True, inline="always")
+def _field(packed, t):
+    return (packed >> (FIELD * t)) & FIELD_MASK
+
+
+@njit(cache=True, inline="always")
+def _hand_code(packed, base):
+    """The hand's instrument counts as one number (the Groupies are the rest of the hand)."""
+    return _field(packed, 0) + base * (_field(packed, 1) + base * (_field(packed, 2) + base * _field(packed, 3)))
+
+
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
-def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on):
-    """Play a game with the random streams already keyed to it, in the scratch arrays stack (deck size),
-    hand and moves (players) and cnt (players x N_TYPES); fill `out`; append events to `trace` if
-    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small)."""
+def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at, moves,
+        out, trace, trace_on):
+    """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
+    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
+
+    actions, seat_rows, hand_rows: the threshold seats' tabulated moves (actions.py). Scratch: stack
+    (deck size), prefix (2 x deck size + 1), hand, row_at and moves (players), cnt (players x N_TYPES)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
+    start = rules[R_START]
     D = deck.shape[0]
+    # the layout of the tabulated moves (actions.py)
+    row_len = 4 * n * (finish - 1) + 6
+    hidden_low = (n - 1) * start
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
         shuffle(rng, DEAL, stack, D)
-    start = rules[R_START]
+    _prefix_counts(stack, D, prefix)
     for p in range(n):
         hand[p] = start
         moves[p] = 0
@@ -236,29 +292,34 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
         starter = (dealer + 1) % n
         if rules[R_SHUFFLE] != 0 and rounds > 0:
             shuffle(rng, DEAL, stack, D)
+            _prefix_counts(stack, D, prefix)
             pos = 0
             if trace_on:
                 ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
                 _cards(trace, ne, stack, D)
         if trace_on:
             ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
-        # deal each player all her cards at once, from the dealer's left
         in_play = 0
+        for p in range(n):
+            in_play += hand[p]
+        # deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck
+        in_play_cards = prefix[pos + in_play] - prefix[pos]
         for j in range(n):
             p = (starter + j) % n
+            dealt = prefix[pos + hand[p]] - prefix[pos]
             for t in range(N_TYPES):
-                cnt[p, t] = 0
+                cnt[p, t] = _field(dealt, t)
+            if seat_rows[p] >= 0:  # the seat's row of moves for this round (actions.py)
+                row_at[p] = (seat_rows[p] + hand_rows[hand[p] - start, _hand_code(dealt, finish)]
+                             + (in_play - hand[p] - hidden_low) * row_len)
             if trace_on:
-                ne = _event(trace, ne, EV_DEAL, p, hand[p], pos, 0, 0, 0)
-            for c in range(hand[p]):
-                card = stack[pos]
-                cnt[p, card] += 1
-                if trace_on and ne <= trace.shape[0]:
-                    trace[ne - 1, TRACE_FIXED + c] = card
-                pos += 1
-                if pos == D:
-                    pos = 0
-            in_play += hand[p]
+                ne = _event(trace, ne, EV_DEAL, p, hand[p], pos if pos < D else pos - D, 0, 0, 0)
+                if ne <= trace.shape[0]:
+                    for c in range(hand[p]):
+                        trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
+            pos += hand[p]
+        if pos >= D:
+            pos -= D
 
         # bidding: the starter opens; each next player raises or challenges
         cur = -1
@@ -266,13 +327,18 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
         seat = starter
         bids = 0
         while True:
-            hidden = in_play - hand[seat]
-            if pol[seat] == P_SCRIPT:
+            if seat_rows[seat] >= 0:
+                # one load; a bid above the row (more cards than are in play) is challenged
+                key = np.int64(actions[row_at[seat] + min(cur + 1, row_len - 1)])
+                kind = BID_PLAIN
+                if key >= 0:
+                    key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
+            elif pol[seat] == P_SCRIPT:
                 key = np.int64(par[seat, moves[seat]])
                 kind = BID_PLAIN
                 moves[seat] += 1
             else:
-                key, kind = decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng)
+                key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
             if key < 0:
                 break
             cur = key
@@ -288,11 +354,8 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
         challenger = seat
         count = cur // 4
         inst = cur % 4
-        have_inst = 0
-        have_groupies = 0
-        for p in range(n):
-            have_inst += cnt[p, inst]
-            have_groupies += cnt[p, GROUPIE]
+        have_inst = _field(in_play_cards, inst)
+        have_groupies = _field(in_play_cards, GROUPIE)
         have = have_inst + have_groupies
         loser = challenger if have >= count else bidder
         hand[loser] += 1
@@ -336,40 +399,45 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
 
 
 @njit(cache=True)
-def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
+def _scratch(deck, n):
+    """The arrays a game is played in: stack, prefix, hand, cnt, row_at, moves."""
+    D = deck.shape[0]
+    return (np.empty(D, dtype=np.int64), np.empty(2 * D + 1, dtype=np.int64), np.empty(n, dtype=np.int64),
+            np.empty((n, N_TYPES), dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True)
+def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
 
     Returns the number of events written (-1 if the trace buffer was too small)."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
-    stack = np.empty(deck.shape[0], dtype=np.int64)
-    hand = np.empty(n, dtype=np.int64)
-    cnt = np.empty((n, N_TYPES), dtype=np.int64)
-    moves = np.empty(n, dtype=np.int64)
-    return run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on)
+    stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
+    return run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at,
+               moves, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
 
 
 @njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, out):
+def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
-    stack = np.empty(deck.shape[0], dtype=np.int64)
-    hand = np.empty(n, dtype=np.int64)
-    cnt = np.empty((n, N_TYPES), dtype=np.int64)
-    moves = np.empty(n, dtype=np.int64)
+    stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     dummy = np.zeros((1, 1), dtype=np.int64)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out[i], dummy, np.int64(0))
+        run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at, moves,
+            out[i], dummy, np.int64(0))
 
 
 @njit(cache=True, parallel=True)
-def batch(seed, first_game, rules, deck, pol, par, table, out):
+def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out):
     ng = out.shape[0]
     for c in prange((ng + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, out)
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
+                   hand_rows, out)

@@ -1,0 +1,118 @@
+"""The threshold policy's moves, tabulated once per run, so that a decision in play is one load.
+
+A threshold seat's move before any bluff (`engine.threshold_move`) depends only on its parameters
+(challenge_below, compare_raise), its own hand (size h and composition), the hidden cards (cards in
+play minus h) and the standing bid. `build` stores that move, computed by that very function from the
+run's probability table, for every combination, as one signed byte: -1 to challenge, else the key of
+its raise. The results are therefore bit-identical to deciding in play. The layout:
+
+    actions[seat_rows[seat] + hand_rows[h - start, code] + (hidden - hidden_low) * row_len + cur + 1]
+
+- seat_rows: the offset of the seat's block; seats with the same two parameters share one; -1 for a
+  seat that does not use the table (random, scripted, or every seat when it does not fit);
+- code = n_V + B (n_K + B (n_G + B n_D)) with B = finish_cards: the hand's instrument counts (the
+  Groupies are the rest of the hand);
+- a row covers the standing bids cur = -1 (none) .. 4 T_max + 4 (T_max: most cards ever in play). A
+  bid of more than T cards never holds, so it is always challenged: any higher bid reads the row's
+  last entry, which is -1.
+
+A raise's key is at most 4 T_max + 7, so a byte holds it while T_max <= 30 (every rulebook player
+count). Beyond that, or when the table would exceed MAX_ACTIONS bytes, every seat decides in play
+from the probability table (`engine.decide`): slower, and the same games.
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.games.noize.engine import N_TYPES, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE, threshold_move
+
+MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may use (the default 4-player game needs 1.2 MB)
+MAX_KEY = 127  # the largest raise key a signed byte holds
+
+
+def row_len(n, finish):
+    """Entries of a row: standing bids -1 .. 4 T_max + 4, T_max = n (finish - 1)."""
+    return 4 * n * (finish - 1) + 6
+
+
+def hidden_range(n, start, finish):
+    """The fewest and most cards a seat cannot see: the other n - 1 hands, each start .. finish - 1."""
+    return (n - 1) * start, (n - 1) * (finish - 1)
+
+
+def _hands(start, finish):
+    """Hand compositions of every size start .. finish - 1 (5 card types)."""
+    return sum((h + 1) * (h + 2) * (h + 3) * (h + 4) // 24 for h in range(start, finish))
+
+
+def block_size(n, start, finish):
+    """Bytes of one parameter set's moves."""
+    lo, hi = hidden_range(n, start, finish)
+    return _hands(start, finish) * (hi - lo + 1) * row_len(n, finish)
+
+
+def fits(n, start, finish, n_sets):
+    """Whether the moves of n_sets parameter sets fit in bytes and in MAX_ACTIONS."""
+    if 4 * n * (finish - 1) + 7 > MAX_KEY:
+        return False
+    return n_sets * block_size(n, start, finish) + (finish - start) * finish ** 4 * 4 <= MAX_ACTIONS
+
+
+def scalar_only(n):
+    """Arrays that make every seat decide in play (no table)."""
+    return np.zeros(0, dtype=np.int8), np.full(n, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int32)
+
+
+def build(pol, par, start, finish, table):
+    """(actions, seat_rows, hand_rows) for the seats' policies and parameters; see the module docstring."""
+    n = pol.shape[0]
+    sets = []  # distinct (challenge_below, compare_raise) among threshold seats
+    seat_set = []
+    for s in range(n):
+        if pol[s] != P_THRESHOLD:
+            seat_set.append(-1)
+            continue
+        key = (par[s, TH_CHALLENGE_BELOW], par[s, TH_COMPARE])
+        if key not in sets:
+            sets.append(key)
+        seat_set.append(sets.index(key))
+    if not sets or not fits(n, start, finish, len(sets)):
+        return scalar_only(n)
+    set_par = np.zeros((len(sets), par.shape[1]), dtype=np.float64)
+    for i, (below, compare) in enumerate(sets):
+        set_par[i, TH_CHALLENGE_BELOW] = below
+        set_par[i, TH_COMPARE] = compare
+    block = block_size(n, start, finish)
+    actions = np.empty(len(sets) * block, dtype=np.int8)
+    hand_rows = np.full((finish - start, finish ** 4), -1, dtype=np.int32)
+    lo, hi = hidden_range(n, start, finish)
+    _fill(actions, hand_rows, set_par, start, finish, lo, hi, row_len(n, finish), table)
+    seat_rows = np.array([-1 if k < 0 else k * block for k in seat_set], dtype=np.int64)
+    return actions, seat_rows, hand_rows
+
+
+@njit(cache=True)
+def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, length, table):
+    """Every parameter set's block of moves, in the layout of the module docstring."""
+    base = finish
+    cnt = np.zeros((1, N_TYPES), dtype=np.int64)
+    hand = np.zeros(1, dtype=np.int64)
+    at = 0
+    for s in range(set_par.shape[0]):
+        par = set_par[s:s + 1]
+        for h in range(start, finish):
+            hand[0] = h
+            for n0 in range(h + 1):
+                for n1 in range(h + 1 - n0):
+                    for n2 in range(h + 1 - n0 - n1):
+                        for n3 in range(h + 1 - n0 - n1 - n2):
+                            cnt[0, 0] = n0
+                            cnt[0, 1] = n1
+                            cnt[0, 2] = n2
+                            cnt[0, 3] = n3
+                            cnt[0, 4] = h - n0 - n1 - n2 - n3
+                            if s == 0:
+                                hand_rows[h - start, n0 + base * (n1 + base * (n2 + base * n3))] = at
+                            for hidden in range(hidden_low, hidden_high + 1):
+                                for i in range(length):
+                                    actions[at + i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table)
+                                at += length
