@@ -6,32 +6,27 @@ play minus h) and the standing bid. `build` stores that move, computed by that v
 run's probability table, for every combination, as one signed byte: -1 to challenge, else the key of
 its raise. The results are therefore bit-identical to deciding in play. The layout:
 
-    actions[seat_rows[seat] + hand_rows[h - start, code] + (hidden - hidden_low) * row_len + cur + 1]
+    actions[seat_rows[seat] + hand_rows[h - start, code] + hidden - hidden_low, cur + 1]
 
-- seat_rows: the offset of the seat's block; seats with the same two parameters share one; -1 for a
+- seat_rows: the first row of the seat's block; seats with the same two parameters share one; -1 for a
   seat that does not use the table (random, scripted, or every seat when it does not fit);
 - code = n_V + B (n_K + B (n_G + B n_D)) with B = finish_cards: the hand's instrument counts (the
   Groupies are the rest of the hand);
-- a row covers the standing bids cur = -1 (none) .. 4 T_max + 4 (T_max: most cards ever in play). A
-  bid of more than T cards never holds, so it is always challenged: any higher bid reads the row's
-  last entry, which is -1.
+- a row holds the standing bids cur = -1 (none) .. width - 2, and its last entry is -1: every bid
+  above the row is challenged. `_trimmed` cuts the rows to the fewest whole cache lines for which
+  that holds (one 64-byte line in the default game).
 
-A raise's key is at most 4 T_max + 7, so a byte holds it while T_max <= 30 (every rulebook player
-count). Beyond that, or when the table would exceed MAX_ACTIONS bytes, every seat decides in play
-from the probability table (`engine.decide`): slower, and the same games.
+A raise's key is at most 4 T_max + 7 (T_max: most cards ever in play), so a byte holds it while
+T_max <= 30 (every rulebook player count). Beyond that, or when the table would exceed MAX_ACTIONS
+bytes, every seat decides in play from the probability table (`engine.decide`): slower, same games.
 """
 import numpy as np
 from numba import njit
 
 from analyzer.games.noize.engine import N_TYPES, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE, threshold_move
 
-MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may use (the default 4-player game needs 1.2 MB)
+MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)
 MAX_KEY = 127  # the largest raise key a signed byte holds
-
-
-def row_len(n, finish):
-    """Entries of a row: standing bids -1 .. 4 T_max + 4, T_max = n (finish - 1)."""
-    return 4 * n * (finish - 1) + 6
 
 
 def hidden_range(n, start, finish):
@@ -39,35 +34,39 @@ def hidden_range(n, start, finish):
     return (n - 1) * start, (n - 1) * (finish - 1)
 
 
+def full_width(n, finish):
+    """Standing bids -1 .. 4 T_max + 4 (T_max = n (finish - 1)): every bid that might hold, and one that cannot."""
+    return 4 * n * (finish - 1) + 6
+
+
 def _hands(start, finish):
     """Hand compositions of every size start .. finish - 1 (5 card types)."""
     return sum((h + 1) * (h + 2) * (h + 3) * (h + 4) // 24 for h in range(start, finish))
 
 
-def block_size(n, start, finish):
-    """Bytes of one parameter set's moves."""
+def block_rows(n, start, finish):
+    """Rows of one parameter set: one per (hand size, composition, hidden cards)."""
     lo, hi = hidden_range(n, start, finish)
-    return _hands(start, finish) * (hi - lo + 1) * row_len(n, finish)
+    return _hands(start, finish) * (hi - lo + 1)
 
 
 def fits(n, start, finish, n_sets):
     """Whether the moves of n_sets parameter sets fit in bytes and in MAX_ACTIONS."""
     if 4 * n * (finish - 1) + 7 > MAX_KEY:
         return False
-    return n_sets * block_size(n, start, finish) + (finish - start) * finish ** 4 * 4 <= MAX_ACTIONS
+    full = n_sets * block_rows(n, start, finish) * full_width(n, finish)
+    return full + (finish - start) * finish ** 4 * 4 <= MAX_ACTIONS
 
 
 def scalar_only(n):
     """Arrays that make every seat decide in play (no table)."""
-    return np.zeros(0, dtype=np.int8), np.full(n, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int32)
+    return np.zeros((0, 1), dtype=np.int8), np.full(n, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int32)
 
 
-def build(pol, par, start, finish, table):
-    """(actions, seat_rows, hand_rows) for the seats' policies and parameters; see the module docstring."""
-    n = pol.shape[0]
-    sets = []  # distinct (challenge_below, compare_raise) among threshold seats
-    seat_set = []
-    for s in range(n):
+def _parameter_sets(pol, par):
+    """The distinct (challenge_below, compare_raise) of the threshold seats, and each seat's set (-1: none)."""
+    sets, seat_set = [], []
+    for s in range(pol.shape[0]):
         if pol[s] != P_THRESHOLD:
             seat_set.append(-1)
             continue
@@ -75,28 +74,49 @@ def build(pol, par, start, finish, table):
         if key not in sets:
             sets.append(key)
         seat_set.append(sets.index(key))
+    return sets, seat_set
+
+
+def build(pol, par, start, finish, table):
+    """(actions, seat_rows, hand_rows) for the seats' policies and parameters; see the module docstring."""
+    n = pol.shape[0]
+    sets, seat_set = _parameter_sets(pol, par)
     if not sets or not fits(n, start, finish, len(sets)):
         return scalar_only(n)
     set_par = np.zeros((len(sets), par.shape[1]), dtype=np.float64)
     for i, (below, compare) in enumerate(sets):
         set_par[i, TH_CHALLENGE_BELOW] = below
         set_par[i, TH_COMPARE] = compare
-    block = block_size(n, start, finish)
-    actions = np.empty(len(sets) * block, dtype=np.int8)
+    rows = block_rows(n, start, finish)
+    full = np.empty((len(sets) * rows, full_width(n, finish)), dtype=np.int8)
     hand_rows = np.full((finish - start, finish ** 4), -1, dtype=np.int32)
     lo, hi = hidden_range(n, start, finish)
-    _fill(actions, hand_rows, set_par, start, finish, lo, hi, row_len(n, finish), table)
-    seat_rows = np.array([-1 if k < 0 else k * block for k in seat_set], dtype=np.int64)
-    return actions, seat_rows, hand_rows
+    _fill(full, hand_rows, set_par, start, finish, lo, hi, table)
+    seat_rows = np.array([-1 if k < 0 else k * rows for k in seat_set], dtype=np.int64)
+    return _trimmed(full), seat_rows, hand_rows
+
+
+def _trimmed(full):
+    """The rows cut to whole 64-byte cache lines that still end with a challenge (-1) after every row's
+    last raise, each row starting on a line: a row is then one line in the default game, where most
+    bids are challenged long before the most cards that could be in play."""
+    raises = full >= 0
+    last = full.shape[1] - 1 - np.argmax(raises[:, ::-1], axis=1)  # every row opens with a raise
+    width = min(-(-(int(last.max()) + 2) // 64) * 64, full.shape[1])
+    raw = np.empty(full.shape[0] * width + 64, dtype=np.int8)
+    skip = -raw.ctypes.data % 64
+    rows = raw[skip:skip + full.shape[0] * width].reshape(full.shape[0], width)
+    rows[:] = full[:, :width]
+    return rows
 
 
 @njit(cache=True)
-def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, length, table):
+def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, table):
     """Every parameter set's block of moves, in the layout of the module docstring."""
     base = finish
     cnt = np.zeros((1, N_TYPES), dtype=np.int64)
     hand = np.zeros(1, dtype=np.int64)
-    at = 0
+    row = 0
     for s in range(set_par.shape[0]):
         par = set_par[s:s + 1]
         for h in range(start, finish):
@@ -111,8 +131,8 @@ def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, l
                             cnt[0, 3] = n3
                             cnt[0, 4] = h - n0 - n1 - n2 - n3
                             if s == 0:
-                                hand_rows[h - start, n0 + base * (n1 + base * (n2 + base * n3))] = at
+                                hand_rows[h - start, n0 + base * (n1 + base * (n2 + base * n3))] = row
                             for hidden in range(hidden_low, hidden_high + 1):
-                                for i in range(length):
-                                    actions[at + i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table)
-                                at += length
+                                for i in range(actions.shape[1]):
+                                    actions[row, i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table)
+                                row += 1

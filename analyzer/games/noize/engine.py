@@ -13,6 +13,7 @@ computed from the tails, used when the table would be too large).
 import numpy as np
 from numba import njit, prange
 
+from analyzer.prefetch import prefetch
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 N_INST = 4
@@ -235,9 +236,17 @@ def _prefix_counts(stack, D, prefix):
     that any deal, a stretch of at most D cards from a position below D, is prefix[b] - prefix[a]."""
     acc = 0
     prefix[0] = 0
-    for i in range(2 * D):
-        acc += 1 << (FIELD * stack[i if i < D else i - D])
+    for i in range(D):
+        acc += 1 << (FIELD * stack[i])
         prefix[i + 1] = acc
+    for i in range(1, D + 1):  # the second time round: the whole deck plus the first i cards
+        prefix[D + i] = acc + prefix[i]
+
+
+@njit(cache=True, inline="always")
+def _next_seat(seat, n):
+    """The seat to the left (an integer division, as in (seat + 1) % n, would cost more than a decision)."""
+    return seat + 1 if seat + 1 < n else 0
 
 
 @njit(cache=True, inline="always")
@@ -249,6 +258,26 @@ def _field(packed, t):
 def _hand_code(packed, base):
     """The hand's instrument counts as one number (the Groupies are the rest of the hand)."""
     return _field(packed, 0) + base * (_field(packed, 1) + base * (_field(packed, 2) + base * _field(packed, 3)))
+
+
+# (_nrt=False, as run: no reference counting; a function of its own, so that its few values stay in registers)
+@njit(cache=True, _nrt=False)
+def _plain_bidding(flat, row_at, width, starter, n):
+    """A round's bidding when every seat looks its moves up and none bluffs: a chain of one load per
+    decision. flat: the tabulated moves as one array; row_at: where each seat's row starts in it.
+    Returns (standing bid, bidder, challenger, bids)."""
+    cur = -1
+    bidder = -1
+    seat = starter
+    bids = 0
+    while True:
+        key = np.int64(flat[row_at[seat] + min(cur + 1, width - 1)])
+        if key < 0:
+            return cur, bidder, seat, bids
+        cur = key
+        bidder = seat
+        bids += 1
+        seat = _next_seat(seat, n)
 
 
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
@@ -266,8 +295,14 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
     start = rules[R_START]
     D = deck.shape[0]
     # the layout of the tabulated moves (actions.py)
-    row_len = 4 * n * (finish - 1) + 6
+    width = actions.shape[1]
+    flat = actions.reshape(actions.size)  # (a view)
     hidden_low = (n - 1) * start
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads
+    plain = True
+    for p in range(n):
+        if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
+            plain = False
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
@@ -289,7 +324,7 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
     dealer = n - 1
     rounds = 0
     while True:
-        starter = (dealer + 1) % n
+        starter = _next_seat(dealer, n)
         if rules[R_SHUFFLE] != 0 and rounds > 0:
             shuffle(rng, DEAL, stack, D)
             _prefix_counts(stack, D, prefix)
@@ -304,51 +339,59 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
             in_play += hand[p]
         # deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck
         in_play_cards = prefix[pos + in_play] - prefix[pos]
+        p = starter
         for j in range(n):
-            p = (starter + j) % n
             dealt = prefix[pos + hand[p]] - prefix[pos]
             for t in range(N_TYPES):
                 cnt[p, t] = _field(dealt, t)
             if seat_rows[p] >= 0:  # the seat's row of moves for this round (actions.py)
-                row_at[p] = (seat_rows[p] + hand_rows[hand[p] - start, _hand_code(dealt, finish)]
-                             + (in_play - hand[p] - hidden_low) * row_len)
+                row = (seat_rows[p] + hand_rows[hand[p] - start, _hand_code(dealt, finish)]
+                       + in_play - hand[p] - hidden_low)
+                row_at[p] = row * width
+                for line in range(0, width, 64):  # the row's cache lines, while the other hands are dealt
+                    prefetch(flat, row * width + line)
             if trace_on:
                 ne = _event(trace, ne, EV_DEAL, p, hand[p], pos if pos < D else pos - D, 0, 0, 0)
                 if ne <= trace.shape[0]:
                     for c in range(hand[p]):
                         trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
             pos += hand[p]
+            p = _next_seat(p, n)
         if pos >= D:
             pos -= D
 
         # bidding: the starter opens; each next player raises or challenges
-        cur = -1
-        bidder = -1
-        seat = starter
-        bids = 0
-        while True:
-            if seat_rows[seat] >= 0:
-                # one load; a bid above the row (more cards than are in play) is challenged
-                key = np.int64(actions[row_at[seat] + min(cur + 1, row_len - 1)])
-                kind = BID_PLAIN
-                if key >= 0:
-                    key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
-            elif pol[seat] == P_SCRIPT:
-                key = np.int64(par[seat, moves[seat]])
-                kind = BID_PLAIN
-                moves[seat] += 1
-            else:
-                key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
-            if key < 0:
-                break
-            cur = key
-            bidder = seat
-            bids += 1
-            if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
-                out[C_BLUFF] += 1
-            if trace_on:
-                ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
-            seat = (seat + 1) % n
+        if plain and not trace_on:
+            cur, bidder, seat, bids = _plain_bidding(flat, row_at, width, starter, n)
+        else:  # the same moves, with bluffs, other policies and events
+            cur = -1
+            bidder = -1
+            seat = starter
+            bids = 0
+            while True:
+                if seat_rows[seat] >= 0:
+                    # one load; a bid above the row (more cards than are in play) is challenged
+                    key = np.int64(flat[row_at[seat] + min(cur + 1, width - 1)])
+                    kind = BID_PLAIN
+                    if key >= 0:
+                        key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
+                elif pol[seat] == P_SCRIPT:
+                    key = np.int64(par[seat, moves[seat]])
+                    kind = BID_PLAIN
+                    moves[seat] += 1
+                else:
+                    key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play,
+                                       rng)
+                if key < 0:
+                    break
+                cur = key
+                bidder = seat
+                bids += 1
+                if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
+                    out[C_BLUFF] += 1
+                if trace_on:
+                    ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
+                seat = _next_seat(seat, n)
 
         # the challenge: count the instrument plus every Groupie
         challenger = seat
