@@ -45,8 +45,8 @@ def encode(rules, seats):
             par[i, j] = float(s.params[p.name])
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
     # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
-    actions, seat_rows, hand_rows = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
-    return arr, deck, pol, par, table, actions, seat_rows, hand_rows
+    actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
+    return arr, deck, pol, par, table, actions, seat_rows, first
 
 
 GAME = Game(

@@ -6,12 +6,14 @@ play minus h) and the standing bid. `build` stores that move, computed by that v
 run's probability table, for every combination, as one signed byte: -1 to challenge, else the key of
 its raise. The results are therefore bit-identical to deciding in play. The layout:
 
-    actions[seat_rows[seat] + hand_rows[h - start, code] + hidden - hidden_low, cur + 1]
+    actions[seat_rows[seat] + hand_index(hand) * n_hidden + hidden - hidden_low, cur + 1]
 
 - seat_rows: the first row of the seat's block; seats with the same two parameters share one; -1 for a
   seat that does not use the table (random, scripted, or every seat when it does not fit);
-- code = n_V + B (n_K + B (n_G + B n_D)) with B = finish_cards: the hand's instrument counts (the
-  Groupies are the rest of the hand);
+- engine.hand_index: the hand's position among all hands of start_cards .. finish_cards - 1 cards
+  (the order in which `_fill` enumerates them), from its counts and the small table `first`
+  (engine.first_hands);
+- n_hidden, hidden_low: how many hidden-card counts a seat can face, and the fewest;
 - a row holds the standing bids cur = -1 (none) .. width - 2, and its last entry is -1: every bid
   above the row is challenged. `_trimmed` cuts the rows to the fewest whole cache lines for which
   that holds (one 64-byte line in the default game).
@@ -23,7 +25,8 @@ bytes, every seat decides in play from the probability table (`engine.decide`): 
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import N_TYPES, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE, threshold_move
+from analyzer.games.noize.engine import (FIELD, N_TYPES, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE, count_bits,
+                                         first_hands, hand_index, threshold_move)
 
 MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)
 MAX_KEY = 127  # the largest raise key a signed byte holds
@@ -55,12 +58,12 @@ def fits(n, start, finish, n_sets):
     if 4 * n * (finish - 1) + 7 > MAX_KEY:
         return False
     full = n_sets * block_rows(n, start, finish) * full_width(n, finish)
-    return full + (finish - start) * finish ** 4 * 4 <= MAX_ACTIONS
+    return full <= MAX_ACTIONS
 
 
 def scalar_only(n):
     """Arrays that make every seat decide in play (no table)."""
-    return np.zeros((0, 1), dtype=np.int8), np.full(n, -1, dtype=np.int64), np.zeros((1, 1), dtype=np.int32)
+    return np.zeros((0, 1), dtype=np.int8), np.full(n, -1, dtype=np.int64), np.zeros(1, dtype=np.int32)
 
 
 def _parameter_sets(pol, par):
@@ -78,7 +81,7 @@ def _parameter_sets(pol, par):
 
 
 def build(pol, par, start, finish, table):
-    """(actions, seat_rows, hand_rows) for the seats' policies and parameters; see the module docstring."""
+    """(actions, seat_rows, first) for the seats' policies and parameters; see the module docstring."""
     n = pol.shape[0]
     sets, seat_set = _parameter_sets(pol, par)
     if not sets or not fits(n, start, finish, len(sets)):
@@ -89,11 +92,11 @@ def build(pol, par, start, finish, table):
         set_par[i, TH_COMPARE] = compare
     rows = block_rows(n, start, finish)
     full = np.empty((len(sets) * rows, full_width(n, finish)), dtype=np.int8)
-    hand_rows = np.full((finish - start, finish ** 4), -1, dtype=np.int32)
     lo, hi = hidden_range(n, start, finish)
-    _fill(full, hand_rows, set_par, start, finish, lo, hi, table)
+    first = first_hands(start, finish)
+    _fill(full, set_par, start, finish, lo, hi, first, count_bits(finish), table)
     seat_rows = np.array([-1 if k < 0 else k * rows for k in seat_set], dtype=np.int64)
-    return _trimmed(full), seat_rows, hand_rows
+    return _trimmed(full), seat_rows, first
 
 
 def _trimmed(full):
@@ -111,11 +114,12 @@ def _trimmed(full):
 
 
 @njit(cache=True)
-def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, table):
+def _fill(actions, set_par, start, finish, hidden_low, hidden_high, first, bits, table):
     """Every parameter set's block of moves, in the layout of the module docstring."""
-    base = finish
     cnt = np.zeros((1, N_TYPES), dtype=np.int64)
     hand = np.zeros(1, dtype=np.int64)
+    n_hidden = hidden_high - hidden_low + 1
+    hands_per_set = actions.shape[0] // set_par.shape[0] // n_hidden
     row = 0
     for s in range(set_par.shape[0]):
         par = set_par[s:s + 1]
@@ -130,8 +134,9 @@ def _fill(actions, hand_rows, set_par, start, finish, hidden_low, hidden_high, t
                             cnt[0, 2] = n2
                             cnt[0, 3] = n3
                             cnt[0, 4] = h - n0 - n1 - n2 - n3
-                            if s == 0:
-                                hand_rows[h - start, n0 + base * (n1 + base * (n2 + base * n3))] = row
+                            # the rows follow hand_index (which finds them in play): check it
+                            packed = n0 + (n1 << FIELD) + (n2 << 2 * FIELD) + (n3 << 3 * FIELD)
+                            assert row == (s * hands_per_set + hand_index(packed, h, start, bits, first)) * n_hidden
                             for hidden in range(hidden_low, hidden_high + 1):
                                 for i in range(actions.shape[1]):
                                     actions[row, i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table)

@@ -254,10 +254,32 @@ def _field(packed, t):
     return (packed >> (FIELD * t)) & FIELD_MASK
 
 
+def count_bits(finish):
+    """Bits that hold any count of a hand (at most finish - 1 cards)."""
+    return max(1, (finish - 1).bit_length())
+
+
+def first_hands(start, finish):
+    """The table `hand_index` reads: the position of the first hand (the one with no Drums) of every
+    (size, Vocals, Keyboard, Guitar), among all hands of start .. finish - 1 cards ordered by size, then
+    Vocals, Keyboard, Guitar and Drums held; the Groupies are the rest. It is small enough for L1."""
+    bits = count_bits(finish)
+    first = np.full((finish - start) << 3 * bits, -1, dtype=np.int32)
+    at = 0
+    for h in range(start, finish):
+        for n_v in range(h + 1):
+            for n_k in range(h + 1 - n_v):
+                for n_g in range(h + 1 - n_v - n_k):
+                    first[(((h - start) << bits | n_g) << bits | n_k) << bits | n_v] = at
+                    at += h - n_v - n_k - n_g + 1  # the hands with 0 .. all the rest in Drums
+    return first
+
+
 @njit(cache=True, inline="always")
-def _hand_code(packed, base):
-    """The hand's instrument counts as one number (the Groupies are the rest of the hand)."""
-    return _field(packed, 0) + base * (_field(packed, 1) + base * (_field(packed, 2) + base * _field(packed, 3)))
+def hand_index(dealt, h, start, bits, first):
+    """The hand's position in the order of `first_hands`, from its packed counts and size."""
+    code = (((h - start) << bits | _field(dealt, 2)) << bits | _field(dealt, 1)) << bits | _field(dealt, 0)
+    return first[code] + _field(dealt, 3)
 
 
 # (_nrt=False, as run: no reference counting; a function of its own, so that its few values stay in registers)
@@ -283,21 +305,25 @@ def _plain_bidding(flat, row_at, width, starter, n):
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
-def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at, moves,
+def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves,
         out, trace, trace_on):
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
-    actions, seat_rows, hand_rows: the threshold seats' tabulated moves (actions.py). Scratch: stack
+    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one flat
+    array, the length of its rows, the first row of each seat's block, and the table that numbers hands
+    (first_hands). Scratch: stack
     (deck size), prefix (2 x deck size + 1), hand, row_at and moves (players), cnt (players x N_TYPES)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     start = rules[R_START]
     D = deck.shape[0]
-    # the layout of the tabulated moves (actions.py)
-    width = actions.shape[1]
-    flat = actions.reshape(actions.size)  # (a view)
+    # the rows of tabulated moves are ordered by hand, then hidden cards from the fewest (actions.py)
     hidden_low = (n - 1) * start
+    n_hidden = (n - 1) * (finish - 1 - start) + 1
+    bits = 1  # count_bits(finish)
+    while (1 << bits) < finish:
+        bits += 1
     # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads
     plain = True
     for p in range(n):
@@ -345,11 +371,12 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
             for t in range(N_TYPES):
                 cnt[p, t] = _field(dealt, t)
             if seat_rows[p] >= 0:  # the seat's row of moves for this round (actions.py)
-                row = (seat_rows[p] + hand_rows[hand[p] - start, _hand_code(dealt, finish)]
-                       + in_play - hand[p] - hidden_low)
-                row_at[p] = row * width
-                for line in range(0, width, 64):  # the row's cache lines, while the other hands are dealt
-                    prefetch(flat, row * width + line)
+                row = (seat_rows[p] + hand_index(dealt, hand[p], start, bits, first_hand) * n_hidden
+                       + in_play - hand[p] - hidden_low) * width
+                row_at[p] = row
+                prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
+                if width > 64:
+                    prefetch(moves_flat, row + 64)
             if trace_on:
                 ne = _event(trace, ne, EV_DEAL, p, hand[p], pos if pos < D else pos - D, 0, 0, 0)
                 if ne <= trace.shape[0]:
@@ -362,7 +389,7 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
 
         # bidding: the starter opens; each next player raises or challenges
         if plain and not trace_on:
-            cur, bidder, seat, bids = _plain_bidding(flat, row_at, width, starter, n)
+            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, width, starter, n)
         else:  # the same moves, with bluffs, other policies and events
             cur = -1
             bidder = -1
@@ -371,7 +398,7 @@ def run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack,
             while True:
                 if seat_rows[seat] >= 0:
                     # one load; a bid above the row (more cards than are in play) is challenged
-                    key = np.int64(flat[row_at[seat] + min(cur + 1, width - 1)])
+                    key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
                     kind = BID_PLAIN
                     if key >= 0:
                         key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
@@ -450,37 +477,38 @@ def _scratch(deck, n):
 
 
 @njit(cache=True)
-def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out, trace, trace_on):
+def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
 
     Returns the number of events written (-1 if the trace buffer was too small)."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    return run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at,
-               moves, out, trace, trace_on)
+    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng,
+               stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
 
 
 @njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out):
+def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
+    moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        run(rules, deck, pol, par, table, actions, seat_rows, hand_rows, rng, stack, prefix, hand, cnt, row_at, moves,
-            out[i], dummy, np.int64(0))
+        run(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand,
+            cnt, row_at, moves, out[i], dummy, np.int64(0))
 
 
 @njit(cache=True, parallel=True)
-def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, hand_rows, out):
+def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     ng = out.shape[0]
     for c in prange((ng + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
-                   hand_rows, out)
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows, first_hand,
+                   out)
