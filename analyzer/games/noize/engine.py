@@ -244,6 +244,13 @@ def _prefix_counts(stack, D, prefix):
 
 
 @njit(cache=True, inline="always")
+def _u(i):
+    """i as an unsigned index: numba then drops its test for negative (from-the-end) indices, a few
+    instructions on each of the hottest loads."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
 def _next_seat(seat, n):
     """The seat to the left (an integer division, as in (seat + 1) % n, would cost more than a decision)."""
     return seat + 1 if seat + 1 < n else 0
@@ -279,7 +286,7 @@ def first_hands(start, finish):
 def hand_index(dealt, h, start, bits, first):
     """The hand's position in the order of `first_hands`, from its packed counts and size."""
     code = (((h - start) << bits | _field(dealt, 2)) << bits | _field(dealt, 1)) << bits | _field(dealt, 0)
-    return first[code] + _field(dealt, 3)
+    return first[_u(code)] + _field(dealt, 3)
 
 
 # (_nrt=False, as run: no reference counting; a function of its own, so that its few values stay in registers)
@@ -293,7 +300,7 @@ def _plain_bidding(flat, row_at, width, starter, n):
     seat = starter
     bids = 0
     while True:
-        key = np.int64(flat[row_at[seat] + min(cur + 1, width - 1)])
+        key = np.int64(flat[_u(row_at[_u(seat)] + min(cur + 1, width - 1))])
         if key < 0:
             return cur, bidder, seat, bids
         cur = key
@@ -324,11 +331,13 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     bits = 1  # count_bits(finish)
     while (1 << bits) < finish:
         bits += 1
-    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
+    # needs no hand counted per card type (cnt)
     plain = True
     for p in range(n):
         if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
             plain = False
+    keep_counts = trace_on or not plain
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
@@ -366,23 +375,28 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
         # deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck
         in_play_cards = prefix[pos + in_play] - prefix[pos]
         p = starter
+        dealt_before = prefix[pos]
         for j in range(n):
-            dealt = prefix[pos + hand[p]] - prefix[pos]
-            for t in range(N_TYPES):
-                cnt[p, t] = _field(dealt, t)
-            if seat_rows[p] >= 0:  # the seat's row of moves for this round (actions.py)
-                row = (seat_rows[p] + hand_index(dealt, hand[p], start, bits, first_hand) * n_hidden
-                       + in_play - hand[p] - hidden_low) * width
-                row_at[p] = row
+            h = hand[_u(p)]
+            dealt_after = prefix[_u(pos + h)]
+            dealt = dealt_after - dealt_before
+            dealt_before = dealt_after
+            if keep_counts:
+                for t in range(N_TYPES):
+                    cnt[p, t] = _field(dealt, t)
+            if seat_rows[_u(p)] >= 0:  # the seat's row of moves for this round (actions.py)
+                row = (seat_rows[_u(p)] + hand_index(dealt, h, start, bits, first_hand) * n_hidden
+                       + in_play - h - hidden_low) * width
+                row_at[_u(p)] = row
                 prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
                 if width > 64:
                     prefetch(moves_flat, row + 64)
             if trace_on:
-                ne = _event(trace, ne, EV_DEAL, p, hand[p], pos if pos < D else pos - D, 0, 0, 0)
+                ne = _event(trace, ne, EV_DEAL, p, h, pos if pos < D else pos - D, 0, 0, 0)
                 if ne <= trace.shape[0]:
-                    for c in range(hand[p]):
+                    for c in range(h):
                         trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
-            pos += hand[p]
+            pos += h
             p = _next_seat(p, n)
         if pos >= D:
             pos -= D
