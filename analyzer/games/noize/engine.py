@@ -289,7 +289,7 @@ def hand_index(dealt, h, start, bits, first):
     return first[_u(code)] + _field(dealt, 3)
 
 
-# (_nrt=False, as run: no reference counting; a function of its own, so that its few values stay in registers)
+# (_nrt=False, as run: no reference counting in the hottest loop)
 @njit(cache=True, _nrt=False)
 def _plain_bidding(flat, row_at, width, starter, n):
     """A round's bidding when every seat looks its moves up and none bluffs: a chain of one load per
@@ -312,8 +312,8 @@ def _plain_bidding(flat, row_at, width, starter, n):
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
-def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves,
-        out, trace, trace_on):
+def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at,
+        moves, out, trace, trace_on):
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
@@ -498,8 +498,8 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng,
-               stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on)
+    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand,
+               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
@@ -524,5 +524,5 @@ def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, fi
     ng = out.shape[0]
     for c in prange((ng + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows, first_hand,
-                   out)
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
+                   first_hand, out)
