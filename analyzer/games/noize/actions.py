@@ -16,7 +16,8 @@ its raise. The results are therefore bit-identical to deciding in play. The layo
 - n_hidden, hidden_low: how many hidden-card counts a seat can face, and the fewest;
 - a row holds the standing bids cur = -1 (none) .. width - 2, and its last entry is -1: every bid
   above the row is challenged. `_trimmed` cuts the rows to the fewest whole cache lines for which
-  that holds (one 64-byte line in the default game).
+  that holds and which hold every raise in the table as a position (one 64-byte line in the default
+  game), so bidding without bluffs never reads past a row.
 
 A raise's key is at most 4 T_max + 7 (T_max: most cards ever in play), so a byte holds it while
 T_max <= 30 (every rulebook player count). Beyond that, or when the table would exceed MAX_ACTIONS
@@ -100,12 +101,14 @@ def build(pol, par, start, finish, table):
 
 
 def _trimmed(full):
-    """The rows cut to whole 64-byte cache lines that still end with a challenge (-1) after every row's
-    last raise, each row starting on a line: a row is then one line in the default game, where most
-    bids are challenged long before the most cards that could be in play."""
+    """The rows cut to the fewest whole 64-byte cache lines that still end with a challenge (-1) after
+    every row's last raise and that hold every raise's key as a position (so that the next seat's look-up
+    of a raise stays inside its row without a bounds test); each row starts on a line. In the default game
+    a row is one line: most bids are challenged long before the most cards that could be in play."""
     raises = full >= 0
     last = full.shape[1] - 1 - np.argmax(raises[:, ::-1], axis=1)  # every row opens with a raise
-    width = min(-(-(int(last.max()) + 2) // 64) * 64, full.shape[1])
+    need = max(int(last.max()) + 2, int(full.max()) + 2)
+    width = min(-(-need // 64) * 64, full.shape[1])
     raw = np.empty(full.shape[0] * width + 64, dtype=np.int8)
     skip = -raw.ctypes.data % 64
     rows = raw[skip:skip + full.shape[0] * width].reshape(full.shape[0], width)

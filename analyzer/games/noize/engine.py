@@ -291,16 +291,17 @@ def hand_index(dealt, h, start, bits, first):
 
 # (_nrt=False, as run: no reference counting in the hottest loop)
 @njit(cache=True, _nrt=False)
-def _plain_bidding(flat, row_at, width, starter, n):
+def _plain_bidding(flat, row_at, starter, n):
     """A round's bidding when every seat looks its moves up and none bluffs: a chain of one load per
-    decision. flat: the tabulated moves as one array; row_at: where each seat's row starts in it.
+    decision. flat: the tabulated moves as one array; row_at: where each seat's row starts in it. Every
+    raise in the table is a position in a row (actions._trimmed), so no bound is needed.
     Returns (standing bid, bidder, challenger, bids)."""
     cur = -1
     bidder = -1
     seat = starter
     bids = 0
     while True:
-        key = np.int64(flat[_u(row_at[_u(seat)] + min(cur + 1, width - 1))])
+        key = np.int64(flat[_u(row_at[_u(seat)] + cur + 1)])
         if key < 0:
             return cur, bidder, seat, bids
         cur = key
@@ -403,7 +404,7 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
 
         # bidding: the starter opens; each next player raises or challenges
         if plain and not trace_on:
-            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, width, starter, n)
+            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, starter, n)
         else:  # the same moves, with bluffs, other policies and events
             cur = -1
             bidder = -1
