@@ -2,8 +2,8 @@
 
 For each case: warm games per second of the batch kernel alone and of the whole runner (kernel +
 streaming summaries), on every core numba uses, each the best of REPEATS runs. Then, per game, in
-fresh processes with an empty numba cache directory: the cold start (compiling its kernels) and the start-up of the same small run
-once the cache is warm. `--only start` runs just the start-up figures. With a C compiler, the Noize
+fresh processes with an empty numba cache directory: the cold start (compiling its kernels) and the
+start-up of the same small run once the cache is warm. `--only start` runs just the start-up figures. With a C compiler, the Noize
 figures are also given as ratios to the hand-written C program ../shared/reference/noize.c, built and
 timed in the same run with the same thread count (the machine is shared: only same-run ratios compare).
 """
