@@ -318,10 +318,10 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
-    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one flat
-    array, the length of its rows, the first row of each seat's block, and the table that numbers hands
-    (first_hands). Scratch: stack
-    (deck size), prefix (2 x deck size + 1), hand, row_at and moves (players), cnt (players x N_TYPES)."""
+    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one
+    flat array, the length of its rows, the first row of each seat's block, and the table that numbers
+    hands (first_hands). Scratch: stack (deck size), prefix (2 x deck size + 1), hand, row_at and moves
+    (players), cnt (players x N_TYPES)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     start = rules[R_START]
