@@ -96,13 +96,22 @@ def _width(spec):
 
 
 @njit(cache=True)
-def _nonzero(row, idx):
+def _nonzero(row, idx, val):
+    """The nonzero entries of row: their columns into idx and values into val; returns how many."""
     k = 0
     for j in range(row.shape[0]):
         if row[j] != 0:
             idx[k] = j
+            val[k] = row[j]
             k += 1
     return k
+
+
+@njit(cache=True, inline="always")
+def _u(i):
+    """i as an unsigned index: numba then drops its test for negative (from-the-end) indices, which
+    costs as much as the multiply-add in the cross-product loops."""
+    return np.uint64(i)
 
 
 @njit(cache=True, parallel=True)
@@ -115,34 +124,38 @@ def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hi
     base_width = cross.shape[1]
     c = spec[SP_GAME_COLS]
     part_sums = np.zeros((PARTS, width), dtype=np.int64)
-    part_xtx = np.zeros((PARTS, width, width), dtype=np.int64)
-    part_cross = np.zeros((PARTS, width, base_width), dtype=np.int64)
+    # cross products as flat (row-major) arrays: the inner loops then index them with one add
+    part_xtx = np.zeros((PARTS, width * width), dtype=np.int64)
+    part_cross = np.zeros((PARTS, width * base_width), dtype=np.int64)
     part_hist = np.zeros((PARTS, hist.shape[0], hist.shape[1]), dtype=np.int64)
     for p in prange(PARTS):
         row = np.empty(width, dtype=np.int64)
         idx = np.empty(width, dtype=np.int64)
+        val = np.empty(width, dtype=np.int64)
         base_row = np.empty(base_width, dtype=np.int64)
         base_idx = np.empty(base_width, dtype=np.int64)
+        base_val = np.empty(base_width, dtype=np.int64)
         ps = part_sums[p]
         px = part_xtx[p]
         pc = part_cross[p]
         ph = part_hist[p]
         for i in range(p * n_deals // PARTS, (p + 1) * n_deals // PARTS):
             build_row(outs, i, spec, row)
-            nz = _nonzero(row, idx)
+            nz = _nonzero(row, idx, val)
             for a in range(nz):
-                ia = idx[a]
-                va = row[ia]
-                ps[ia] += va
+                va = val[a]
+                ps[idx[a]] += va
+                at = idx[a] * width
                 for b in range(a, nz):
-                    px[ia, idx[b]] += va * row[idx[b]]
+                    px[_u(at + idx[_u(b)])] += va * val[_u(b)]
             if with_base:
                 build_row(base_outs, i, base_spec, base_row)
-                nzb = _nonzero(base_row, base_idx)
+                nzb = _nonzero(base_row, base_idx, base_val)
                 for a in range(nz):
-                    va = row[idx[a]]
+                    va = val[a]
+                    at = idx[a] * base_width
                     for b in range(nzb):
-                        pc[idx[a], base_idx[b]] += va * base_row[base_idx[b]]
+                        pc[_u(at + base_idx[_u(b)])] += va * base_val[_u(b)]
             for r in range(outs.shape[0]):
                 for k in range(c):
                     ph[k, outs[r, i, k]] += 1
@@ -150,10 +163,10 @@ def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hi
         for a in range(width):
             sums[a] += part_sums[p, a]
             for b in range(width):
-                xtx[a, b] += part_xtx[p, a, b]
+                xtx[a, b] += part_xtx[p, a * width + b]
             if with_base:
                 for b in range(base_width):
-                    cross[a, b] += part_cross[p, a, b]
+                    cross[a, b] += part_cross[p, a * base_width + b]
         for k in range(hist.shape[0]):
             for v in range(hist.shape[1]):
                 hist[k, v] += part_hist[p, k, v]

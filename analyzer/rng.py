@@ -37,11 +37,15 @@ def mix64(z):
     return z ^ (z >> np.uint64(31))
 
 
+@njit(cache=True, inline="always")
+def _game_key(seed, game):
+    k = mix64(np.uint64(seed) + GOLDEN)
+    return mix64(k ^ (np.uint64(game) * _GAME_SALT + GOLDEN))
+
+
 @njit(cache=True)
 def stream_key(seed, game, stream):
-    k = mix64(np.uint64(seed) + GOLDEN)
-    k = mix64(k ^ (np.uint64(game) * _GAME_SALT + GOLDEN))
-    return mix64(k ^ (np.uint64(stream) * _STREAM_SALT + GOLDEN))
+    return mix64(_game_key(seed, game) ^ (np.uint64(stream) * _STREAM_SALT + GOLDEN))
 
 
 @njit(cache=True)
@@ -56,8 +60,9 @@ def new_streams(seed, game, n_streams):
 @njit(cache=True)
 def reset_streams(state, seed, game):
     """Re-key an existing state array for another game (no allocation)."""
+    game_key = _game_key(seed, game)  # (as stream_key, computed once for all the game's streams)
     for s in range(state.shape[0] // 2):
-        state[2 * s] = stream_key(seed, game, s)
+        state[2 * s] = mix64(game_key ^ (np.uint64(s) * _STREAM_SALT + GOLDEN))
         state[2 * s + 1] = np.uint64(0)
 
 
@@ -83,9 +88,17 @@ def below(state, stream, n):
 
 @njit(cache=True)
 def shuffle(state, stream, arr, n):
-    """Fisher-Yates shuffle of arr[:n] in place."""
+    """Fisher-Yates shuffle of arr[:n] in place.
+
+    The draws are `below(state, stream, i + 1)`, with the stream's key and counter held in registers
+    rather than re-read from `state` at every card."""
+    key = state[2 * stream]
+    ctr = state[2 * stream + 1]
     for i in range(n - 1, 0, -1):
-        j = below(state, stream, i + 1)
+        ctr += _ONE
+        x = mix64(key + ctr * GOLDEN) >> np.uint64(32)
+        j = np.int64((x * np.uint64(i + 1)) >> np.uint64(32))
         t = arr[i]
         arr[i] = arr[j]
         arr[j] = t
+    state[2 * stream + 1] = ctr

@@ -1,6 +1,7 @@
 """Build Bring the Noize games by hand: stacked decks and scripted bids."""
 import numpy as np
 
+from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
 from analyzer.games.noize.rules import CARD_NAMES
 from analyzer.games.noize.trace import decode
@@ -38,7 +39,8 @@ def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
     table = np.zeros((1, 1, 1, 1, 1))
     out = np.zeros(E.n_columns(n), dtype=np.int64)
     buf = np.zeros((2000, E.TRACE_FIXED + deck.shape[0]), dtype=np.int64)
-    written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, out, buf, np.int64(1))
+    written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, *A.scalar_only(n), out, buf,
+                          np.int64(1))
     assert written > 0
     return [decode(r, n) for r in buf[:written]], out
 

@@ -2,6 +2,7 @@
 import numpy as np
 
 from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
@@ -43,7 +44,9 @@ def encode(rules, seats):
         for j, p in enumerate(GAME.policy(s.policy).params):
             par[i, j] = float(s.params[p.name])
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
-    return arr, deck, pol, par, table
+    # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
+    actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
+    return arr, deck, pol, par, table, actions, seat_rows, first
 
 
 GAME = Game(

@@ -3,13 +3,17 @@
 The stack is a cycle: dealing takes hands from the top, and gathering puts them back under the stack
 in the order they were dealt (seat order from the dealer's left, each hand in dealt order). So
 without the shuffle house rule the deck's cyclic order never changes; each deal simply starts where
-the last one ended. Hands are counted per card type. The chance that a bid holds depends only on
-(instrument, own hand size, own cards that count, hidden cards), so `tail_table` computes every
-such hypergeometric tail once per run and a bid costs a table look-up.
+the last one ended, and a hand is a stretch of the cyclic deck: its counts per card type are the
+difference of two prefix sums of packed counts, computed once per shuffle. The chance that a bid
+holds depends only on (instrument, own hand size, own cards that count, hidden cards), so
+`tail_table` computes every such hypergeometric tail once per run; from it `actions.py` tabulates the
+threshold policy's every move, so that a decision in play is one load (`decide` is the same policy
+computed from the tails, used when the table would be too large).
 """
 import numpy as np
 from numba import njit, prange
 
+from analyzer.prefetch import prefetch
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 N_INST = 4
@@ -138,33 +142,27 @@ def _best_raise(seat, cur, cnt, hand, start, hidden, table):
 
 
 @njit(cache=True, inline="always")
-def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
-    """A seat's move: returns (key, kind), key -1 for a challenge."""
-    stream = 1 + seat
-    if pol[seat] == P_RANDOM:
-        # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
-        # in_play cards
-        max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
-        top = in_play * 4 + 3
-        first = 4 if cur < 0 else cur + 1
-        n_raise = max(0, min(max_raise, top - first + 1))
-        n_opt = n_raise + (0 if cur < 0 else 1)
-        if n_opt == 0:
-            return -1, BID_RANDOM
-        j = below(rng, stream, n_opt)
-        if j == n_raise:
-            return -1, BID_RANDOM
-        return first + j, BID_RANDOM
-    # threshold
+def threshold_move(seat, cur, par, cnt, hand, start, hidden, table):
+    """The threshold policy's move before any bluff: -1 to challenge, else its best raise.
+
+    It depends only on (seat's parameters, own hand, hidden cards, standing bid), so `actions.py`
+    tabulates it per run with this very function, and a game in play looks it up."""
     key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table)
     if cur >= 0:
         p_hold = p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table)
         # a bid that cannot hold is always challenged: this also bounds every round's bidding
         if p_hold < par[seat, TH_CHALLENGE_BELOW] or p_hold == 0.0:
-            return -1, BID_PLAIN
+            return -1
         if par[seat, TH_COMPARE] != 0.0 and 1.0 - p_hold > p_best:
-            return -1, BID_PLAIN
+            return -1
+    return key
+
+
+@njit(cache=True, inline="always")
+def bluff_or_plain(seat, cur, key, par, cnt, rng):
+    """With probability bluff, a riskier raise than the plain one (`key`): returns (key, kind)."""
     # (a seat that never bluffs draws nothing: its stream serves only the bluffs)
+    stream = 1 + seat
     if par[seat, TH_BLUFF] > 0.0 and uniform(rng, stream) < par[seat, TH_BLUFF]:
         if below(rng, stream, 2) == 0:
             jump = 1 + below(rng, stream, np.int64(par[seat, TH_MAX_JUMP]))
@@ -176,6 +174,30 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
                 weak = inst
         return _min_legal(cur, weak) * 4 + weak, BID_WEAK_BLUFF
     return key, BID_PLAIN
+
+
+@njit(cache=True, inline="always")
+def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
+    """A seat's move computed from the probability table: returns (key, kind), key -1 for a challenge."""
+    if pol[seat] == P_RANDOM:
+        # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
+        # in_play cards
+        stream = 1 + seat
+        max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
+        top = in_play * 4 + 3
+        first = 4 if cur < 0 else cur + 1
+        n_raise = max(0, min(max_raise, top - first + 1))
+        n_opt = n_raise + (0 if cur < 0 else 1)
+        if n_opt == 0:
+            return -1, BID_RANDOM
+        j = below(rng, stream, n_opt)
+        if j == n_raise:
+            return -1, BID_RANDOM
+        return first + j, BID_RANDOM
+    key = threshold_move(seat, cur, par, cnt, hand, start, hidden, table)
+    if key < 0:
+        return -1, BID_PLAIN
+    return bluff_or_plain(seat, cur, key, par, cnt, rng)
 
 
 @njit(cache=True, inline="always")
@@ -202,21 +224,126 @@ def _cards(trace, ne, cards, n):
             trace[ne - 1, TRACE_FIXED + i] = cards[i]
 
 
+# Hands are dealt from prefix sums of packed counts: FIELD bits per card type, 5 types in 60 bits. A
+# field of a prefix sum over the doubled deck holds up to 2 x 200 cards of a type.
+FIELD = 12
+FIELD_MASK = (1 << FIELD) - 1
+
+
+@njit(cache=True, inline="always")
+def _prefix_counts(stack, D, prefix):
+    """prefix[i] = packed counts of the first i cards of the cyclic deck (twice round), i = 0 .. 2D, so
+    that any deal, a stretch of at most D cards from a position below D, is prefix[b] - prefix[a]."""
+    acc = 0
+    prefix[0] = 0
+    for i in range(D):
+        acc += 1 << (FIELD * stack[i])
+        prefix[i + 1] = acc
+    for i in range(1, D + 1):  # the second time round: the whole deck plus the first i cards
+        prefix[D + i] = acc + prefix[i]
+
+
+@njit(cache=True, inline="always")
+def _u(i):
+    """i as an unsigned index: numba then drops its test for negative (from-the-end) indices, a few
+    instructions on each of the hottest loads."""
+    return np.uint64(i)
+
+
+@njit(cache=True, inline="always")
+def _next_seat(seat, n):
+    """The seat to the left (an integer division, as in (seat + 1) % n, would cost more than a decision)."""
+    return seat + 1 if seat + 1 < n else 0
+
+
+@njit(cache=True, inline="always")
+def _field(packed, t):
+    return (packed >> (FIELD * t)) & FIELD_MASK
+
+
+def count_bits(finish):
+    """Bits that hold any count of a hand (at most finish - 1 cards)."""
+    return max(1, (finish - 1).bit_length())
+
+
+def first_hands(start, finish):
+    """The table `hand_index` reads: the position of the first hand (the one with no Drums) of every
+    (size, Vocals, Keyboard, Guitar), among all hands of start .. finish - 1 cards ordered by size, then
+    Vocals, Keyboard, Guitar and Drums held; the Groupies are the rest. It is small enough for L1."""
+    bits = count_bits(finish)
+    first = np.full((finish - start) << 3 * bits, -1, dtype=np.int32)
+    at = 0
+    for h in range(start, finish):
+        for n_v in range(h + 1):
+            for n_k in range(h + 1 - n_v):
+                for n_g in range(h + 1 - n_v - n_k):
+                    first[(((h - start) << bits | n_g) << bits | n_k) << bits | n_v] = at
+                    at += h - n_v - n_k - n_g + 1  # the hands with 0 .. all the rest in Drums
+    return first
+
+
+@njit(cache=True, inline="always")
+def hand_index(dealt, h, start, bits, first):
+    """The hand's position in the order of `first_hands`, from its packed counts and size."""
+    code = (((h - start) << bits | _field(dealt, 2)) << bits | _field(dealt, 1)) << bits | _field(dealt, 0)
+    return first[_u(code)] + _field(dealt, 3)
+
+
+# (_nrt=False, as run: no reference counting in the hottest loop)
+@njit(cache=True, _nrt=False)
+def _plain_bidding(flat, row_at, starter, n):
+    """A round's bidding when every seat looks its moves up and none bluffs: a chain of one load per
+    decision. flat: the tabulated moves as one array; row_at: where each seat's row starts in it. Every
+    raise in the table is a position in a row (actions._trimmed), so no bound is needed.
+    Returns (standing bid, bidder, challenger, bids)."""
+    cur = -1
+    bidder = -1
+    seat = starter
+    bids = 0
+    while True:
+        key = np.int64(flat[_u(row_at[_u(seat)] + cur + 1)])
+        if key < 0:
+            return cur, bidder, seat, bids
+        cur = key
+        bidder = seat
+        bids += 1
+        seat = _next_seat(seat, n)
+
+
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
-def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on):
-    """Play a game with the random streams already keyed to it, in the scratch arrays stack (deck size),
-    hand and moves (players) and cnt (players x N_TYPES); fill `out`; append events to `trace` if
-    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small)."""
+def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at,
+        moves, out, trace, trace_on):
+    """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
+    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
+
+    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one
+    flat array, the length of its rows, the first row of each seat's block, and the table that numbers
+    hands (first_hands). Scratch: stack (deck size), prefix (2 x deck size + 1), hand, row_at and moves
+    (players), cnt (players x N_TYPES)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
+    start = rules[R_START]
     D = deck.shape[0]
+    # the rows of tabulated moves are ordered by hand, then hidden cards from the fewest (actions.py)
+    hidden_low = (n - 1) * start
+    n_hidden = (n - 1) * (finish - 1 - start) + 1
+    bits = 1  # count_bits(finish)
+    while (1 << bits) < finish:
+        bits += 1
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
+    # needs no hand counted per card type (cnt)
+    plain = True
+    for p in range(n):
+        if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
+            plain = False
+    keep_counts = trace_on or not plain
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
         shuffle(rng, DEAL, stack, D)
-    start = rules[R_START]
+    _prefix_counts(stack, D, prefix)
     for p in range(n):
         hand[p] = start
         moves[p] = 0
@@ -233,66 +360,87 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
     dealer = n - 1
     rounds = 0
     while True:
-        starter = (dealer + 1) % n
+        starter = _next_seat(dealer, n)
         if rules[R_SHUFFLE] != 0 and rounds > 0:
             shuffle(rng, DEAL, stack, D)
+            _prefix_counts(stack, D, prefix)
             pos = 0
             if trace_on:
                 ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
                 _cards(trace, ne, stack, D)
         if trace_on:
             ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
-        # deal each player all her cards at once, from the dealer's left
         in_play = 0
-        for j in range(n):
-            p = (starter + j) % n
-            for t in range(N_TYPES):
-                cnt[p, t] = 0
-            if trace_on:
-                ne = _event(trace, ne, EV_DEAL, p, hand[p], pos, 0, 0, 0)
-            for c in range(hand[p]):
-                card = stack[pos]
-                cnt[p, card] += 1
-                if trace_on and ne <= trace.shape[0]:
-                    trace[ne - 1, TRACE_FIXED + c] = card
-                pos += 1
-                if pos == D:
-                    pos = 0
+        for p in range(n):
             in_play += hand[p]
+        # deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck
+        in_play_cards = prefix[pos + in_play] - prefix[pos]
+        p = starter
+        dealt_before = prefix[pos]
+        for j in range(n):
+            h = hand[_u(p)]
+            dealt_after = prefix[_u(pos + h)]
+            dealt = dealt_after - dealt_before
+            dealt_before = dealt_after
+            if keep_counts:
+                for t in range(N_TYPES):
+                    cnt[p, t] = _field(dealt, t)
+            if seat_rows[_u(p)] >= 0:  # the seat's row of moves for this round (actions.py)
+                row = (seat_rows[_u(p)] + hand_index(dealt, h, start, bits, first_hand) * n_hidden
+                       + in_play - h - hidden_low) * width
+                row_at[_u(p)] = row
+                prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
+                if width > 64:
+                    prefetch(moves_flat, row + 64)
+            if trace_on:
+                ne = _event(trace, ne, EV_DEAL, p, h, pos if pos < D else pos - D, 0, 0, 0)
+                if ne <= trace.shape[0]:
+                    for c in range(h):
+                        trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
+            pos += h
+            p = _next_seat(p, n)
+        if pos >= D:
+            pos -= D
 
         # bidding: the starter opens; each next player raises or challenges
-        cur = -1
-        bidder = -1
-        seat = starter
-        bids = 0
-        while True:
-            hidden = in_play - hand[seat]
-            if pol[seat] == P_SCRIPT:
-                key = np.int64(par[seat, moves[seat]])
-                kind = BID_PLAIN
-                moves[seat] += 1
-            else:
-                key, kind = decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng)
-            if key < 0:
-                break
-            cur = key
-            bidder = seat
-            bids += 1
-            if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
-                out[C_BLUFF] += 1
-            if trace_on:
-                ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
-            seat = (seat + 1) % n
+        if plain and not trace_on:
+            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, starter, n)
+        else:  # the same moves, with bluffs, other policies and events
+            cur = -1
+            bidder = -1
+            seat = starter
+            bids = 0
+            while True:
+                if seat_rows[seat] >= 0:
+                    # one load; a bid above the row (more cards than are in play) is challenged
+                    key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
+                    kind = BID_PLAIN
+                    if key >= 0:
+                        key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
+                elif pol[seat] == P_SCRIPT:
+                    key = np.int64(par[seat, moves[seat]])
+                    kind = BID_PLAIN
+                    moves[seat] += 1
+                else:
+                    key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play,
+                                       rng)
+                if key < 0:
+                    break
+                cur = key
+                bidder = seat
+                bids += 1
+                if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
+                    out[C_BLUFF] += 1
+                if trace_on:
+                    ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
+                seat = _next_seat(seat, n)
 
         # the challenge: count the instrument plus every Groupie
         challenger = seat
         count = cur // 4
         inst = cur % 4
-        have_inst = 0
-        have_groupies = 0
-        for p in range(n):
-            have_inst += cnt[p, inst]
-            have_groupies += cnt[p, GROUPIE]
+        have_inst = _field(in_play_cards, inst)
+        have_groupies = _field(in_play_cards, GROUPIE)
         have = have_inst + have_groupies
         loser = challenger if have >= count else bidder
         hand[loser] += 1
@@ -336,40 +484,46 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
 
 
 @njit(cache=True)
-def play_game(seed, game, rules, deck, pol, par, table, out, trace, trace_on):
+def _scratch(deck, n):
+    """The arrays a game is played in: stack, prefix, hand, cnt, row_at, moves."""
+    D = deck.shape[0]
+    return (np.empty(D, dtype=np.int64), np.empty(2 * D + 1, dtype=np.int64), np.empty(n, dtype=np.int64),
+            np.empty((n, N_TYPES), dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
+
+
+@njit(cache=True)
+def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
 
     Returns the number of events written (-1 if the trace buffer was too small)."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
-    stack = np.empty(deck.shape[0], dtype=np.int64)
-    hand = np.empty(n, dtype=np.int64)
-    cnt = np.empty((n, N_TYPES), dtype=np.int64)
-    moves = np.empty(n, dtype=np.int64)
-    return run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, trace_on)
+    stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
+    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand,
+               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
 
 
 @njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, out):
+def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
-    stack = np.empty(deck.shape[0], dtype=np.int64)
-    hand = np.empty(n, dtype=np.int64)
-    cnt = np.empty((n, N_TYPES), dtype=np.int64)
-    moves = np.empty(n, dtype=np.int64)
+    stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
+    moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out[i], dummy, np.int64(0))
+        run(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand,
+            cnt, row_at, moves, out[i], dummy, np.int64(0))
 
 
 @njit(cache=True, parallel=True)
-def batch(seed, first_game, rules, deck, pol, par, table, out):
+def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     ng = out.shape[0]
     for c in prange((ng + CHUNK - 1) // CHUNK):
         lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, out)
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
+                   first_hand, out)

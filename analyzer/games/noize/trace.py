@@ -17,11 +17,11 @@ def _cards(row, n):
 
 def play_traced(encoded, seed, game_index):
     """Play one game with the batch kernel's own code and return (events, result row)."""
-    rules, deck, pol, par, table = encoded
+    rules, deck = encoded[:2]
     n = int(rules[E.R_PLAYERS])
     out = np.zeros(E.n_columns(n), dtype=np.int64)
     rows = record_events(
-        lambda buf: E.play_game(np.uint64(seed), game_index, rules, deck, pol, par, table, out, buf, np.int64(1)),
+        lambda buf: E.play_game(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
         4096, E.TRACE_FIXED + max(deck.shape[0], n))
     events = [decode(row, n) for row in rows]
     for ev in events:
