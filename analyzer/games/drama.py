@@ -22,13 +22,20 @@ the four result columns.
 """
 from numba import njit
 
-MAXU = 8  # units (seats or teams) a block can hold
-D_LEADER = 0  # the last sole leader, -1 none yet
-D_CHANGES = 1  # lead changes so far
-D_STAND = 2  # MAXU: each unit's current standing (written by the game; higher is better)
-D_LAST = D_STAND + MAXU  # MAXU: the last turn at which each unit trailed, -1 never
-D_DEF = D_LAST + MAXU  # MAXU: each unit's largest deficit so far
-D_SIZE = D_DEF + MAXU
+MAXU = 8  # units (seats or teams) a game's block may have to hold
+# a block for `units` units: the last sole leader (-1 none yet), the lead changes so far, then per unit its
+# current standing (written by the game; higher is better), the last turn at which it trailed (-1 never) and
+# its largest deficit so far: 2 + 3 x units slots
+D_LEADER = 0
+D_CHANGES = 1
+D_STAND = 2  # + u: unit u's standing
+
+
+def block_size(units):
+    return 2 + 3 * units
+
+
+D_SIZE = block_size(MAXU)  # room for any game
 
 COLUMNS = ("lead_changes", "decided_at", "comeback", "final_margin")
 N_COLUMNS = len(COLUMNS)
@@ -40,18 +47,21 @@ def reset(a, o, units):
     a[o + D_LEADER] = -1
     a[o + D_CHANGES] = 0
     for u in range(units):
-        a[o + D_LAST + u] = -1
-        a[o + D_DEF + u] = 0
+        a[o + D_STAND + units + u] = -1
+        a[o + D_STAND + 2 * units + u] = 0
 
 
 @njit(cache=True)
 def look(a, o, units, turn):
     """Take the standings now in the block (after turn `turn`; 0: after the deal) into account."""
-    top = a[o + D_STAND]
+    stand = o + D_STAND
+    last = stand + units
+    deficit = last + units
+    top = a[stand]
     at = 0
     n_top = 1
     for u in range(1, units):
-        v = a[o + D_STAND + u]
+        v = a[stand + u]
         if v > top:
             top = v
             at = u
@@ -59,11 +69,11 @@ def look(a, o, units, turn):
         elif v == top:
             n_top += 1
     for u in range(units):
-        d = top - a[o + D_STAND + u]
+        d = top - a[stand + u]
         if d > 0:
-            a[o + D_LAST + u] = turn
-            if d > a[o + D_DEF + u]:
-                a[o + D_DEF + u] = d
+            a[last + u] = turn
+            if d > a[deficit + u]:
+                a[deficit + u] = d
     if n_top == 1:
         prev = a[o + D_LEADER]
         if prev >= 0 and prev != at:
@@ -74,23 +84,29 @@ def look(a, o, units, turn):
 @njit(cache=True)
 def finish(a, o, units, winner, length, out, col):
     """Write lead_changes, decided_at, comeback, final_margin into out[col..col+3]; winner: the winning
-    unit, or -1 when no single unit won (a stall or a shared win)."""
-    out[col] = a[o + D_CHANGES]
-    if winner < 0:
-        out[col + 1] = length
-        out[col + 2] = 0
-        out[col + 3] = 0
-        return
-    last = a[o + D_LAST + winner]
-    out[col + 1] = 0 if last < 0 else min(last + 1, length)
-    out[col + 2] = a[o + D_DEF + winner]
-    best_other = 0
-    first = 1
-    for u in range(units):
-        if u != winner:
-            v = a[o + D_STAND + u]
-            if first == 1 or v > best_other:
-                best_other = v
-                first = 0
-    m = a[o + D_STAND + winner] - best_other
-    out[col + 3] = m if m > 0 else 0
+    unit, or -1 when no single unit won (a stall or a shared win). Everything is read before anything is
+    written, so the block may lie in `out` itself, over those columns (Bring the Noize keeps it there)."""
+    stand = o + D_STAND
+    changes = a[o + D_CHANGES]
+    decided = length
+    comeback = 0
+    margin = 0
+    if winner >= 0:
+        last = a[stand + units + winner]
+        decided = 0 if last < 0 else min(last + 1, length)
+        comeback = a[stand + 2 * units + winner]
+        best_other = 0
+        first = 1
+        for u in range(units):
+            if u != winner:
+                v = a[stand + u]
+                if first == 1 or v > best_other:
+                    best_other = v
+                    first = 0
+        margin = a[stand + winner] - best_other
+        if margin < 0:
+            margin = 0
+    out[col] = changes
+    out[col + 1] = decided
+    out[col + 2] = comeback
+    out[col + 3] = margin

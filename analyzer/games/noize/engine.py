@@ -10,6 +10,7 @@ such hypergeometric tail once per run and a bid costs a table look-up.
 import numpy as np
 from numba import njit, prange
 
+from analyzer.games import drama
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 N_INST = 4
@@ -36,7 +37,23 @@ BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM = 0, 1, 2, 3
 
 
 def n_columns(n):
-    return 2 * n + 7
+    return 2 * n + 7 + drama.N_COLUMNS + N_POWER * n
+
+
+# card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
+# seat, after the drama columns; both come last. While the game plays, the drama block lives in those last
+# 2 + 3n columns of the row (no scratch array), and the first hands' categories wait in a local, 2 bits a seat.
+POWER = (("no Groupie", "open_groupie0_"), ("1 Groupie", "open_groupie1_"), ("2 or more Groupies", "open_groupie2_"))
+N_POWER = 3
+
+
+@njit(cache=True)
+def _drama_look(out, hand, n, turn):
+    """The drama block (in the row's last columns) sees the hand sizes after round `turn` (fewer is better)."""
+    o = 2 * n + 9
+    for p in range(n):
+        out[o + drama.D_STAND + p] = -hand[p]
+    drama.look(out, o, n, turn)
 
 
 @njit(cache=True)
@@ -223,6 +240,9 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
+    drama.reset(out, 2 * n + 9, n)
+    _drama_look(out, hand, n, 0)
+    power = 0
 
     ne = 0
     if trace_on:
@@ -259,6 +279,8 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
                 if pos == D:
                     pos = 0
             in_play += hand[p]
+            if rounds == 0:
+                power |= min(cnt[p, GROUPIE], 2) << (2 * p)
 
         # bidding: the starter opens; each next player raises or challenges
         cur = -1
@@ -297,6 +319,7 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
         loser = challenger if have >= count else bidder
         hand[loser] += 1
         rounds += 1
+        _drama_look(out, hand, n, rounds)
         out[C_BIDS] += bids
         if loser == bidder:
             out[C_CHW] += 1
@@ -327,6 +350,15 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
     out[C_NWIN] = n_win
     out[C_LEN] = rounds
     out[C_END] = 0
+    winner = -1
+    if n_win == 1:
+        for p in range(n):
+            if hand[p] == low:
+                winner = p
+    drama.finish(out, 2 * n + 9, n, winner, rounds, out, 2 * n + 7)
+    for p in range(n):
+        for k in range(N_POWER):
+            out[2 * n + 11 + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
     if trace_on:
         ne = _event(trace, ne, EV_END, n_win, rounds, 0, 0, 0, 0)
         _cards(trace, ne, out, n)
