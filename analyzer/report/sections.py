@@ -260,10 +260,12 @@ def card_power_sections(game, s, n, rot, prefix=""):
     for decl, (k0, m0), cats in found:
         p0 = k0 / m0 if m0 else math.nan
         for words, k, m, _ in cats:
+            if m == 0:
+                continue  # never happened (e.g. the Excuse with the basic deck)
             p, lo, hi = wilson(k, m, s.z)
-            rows.append((p, [f"{decl.label}: {words}", f"{m:,}", f"{pct(p)} ({pct(lo)} to {pct(hi)})" if m else "n/a",
-                             f"{100 * (p - p0):+.1f} pts" if m else "n/a"]))
-    rows.sort(key=lambda r: -r[0] if not math.isnan(r[0]) else math.inf)
+            rows.append((p, [f"{decl.label}: {words}", f"{m:,}", f"{pct(p)} ({pct(lo)} to {pct(hi)})",
+                             f"{100 * (p - p0):+.1f} pts"]))
+    rows.sort(key=lambda r: -r[0])
     decl0, (k0, m0), _ = found[0]
     b.append(Table(["a seat that got", "seat-games", "win rate (95% CI)", "against any seat"], [r for _, r in rows],
                    f"Most powerful first. Win rate: the share of the seat-games (a game seen from one seat) in which "
