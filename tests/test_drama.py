@@ -9,13 +9,14 @@ from analyzer.games.base import CardPower, added_columns
 from analyzer.scenario import from_dict
 
 
-def reference_drama(standings, winner, length):
+def reference_drama(standings, winner, length, turns=None):
     """The definitions of analyzer/games/drama.py in plain Python: standings[t] = every unit's standing
-    (higher is better) after turn t (t = 0: after the deal); winner: the winning unit or None."""
+    (higher is better) after turn t (t = 0: after the deal), or after turn turns[t] when given; winner: the
+    winning unit or None."""
     leader, changes = None, 0
     last = {}
     deficit = {}
-    for t, row in enumerate(standings):
+    for t, row in zip(turns if turns is not None else range(len(standings)), standings):
         top = max(row)
         for u, v in enumerate(row):
             if v < top:
@@ -252,3 +253,66 @@ def test_added_columns_come_last_in_every_game():
             cols = game.columns(players)
             added = added_columns(game, players)
             assert cols[len(cols) - len(added):] == added
+
+
+# --- Bring the Noize and Battle of the Bards: recounts from traces ------------------------------------------------
+@pytest.mark.parametrize("players, rules", [(2, {}), (4, {}), (6, {"shuffle_each_round": True})])
+def test_noize_drama_and_groupies_match_the_trace(players, rules):
+    game = get_game("noize")
+    sc = from_dict({"game": "noize", "players": players, "games": 80, "seed": 12, "rules": rules,
+                    "all_seats": {"policy": "threshold"}, "seats": {"1": {"policy": "random"}}})
+    enc = sc.arms[0].encoded(game)
+    cols = game.columns(players)
+    for index in range(80):
+        events, out = game.play_traced(enc, 12, index)
+        row = dict(zip(cols, out.tolist()))
+        first = [e for e in events if e["type"] == "deal"][:players]
+        groupies = {e["seat"]: e["cards"].count("Groupie") for e in first}
+        assert one_category(game, players, row) == [min(groupies[s], 2) for s in range(players)]
+        standings = [[-len(first[0]["cards"])] * players]
+        standings += [[-h for h in e["hand_sizes"]] for e in events if e["type"] == "count"]
+        assert len(standings) == row["length"] + 1
+        winners = [s for s in range(players) if row[f"win_{s}"]]
+        winner = winners[0] if len(winners) == 1 else None
+        got = (row["lead_changes"], row["decided_at"], row["comeback"], row["final_margin"])
+        assert got == reference_drama(standings, winner, row["length"]), index
+
+
+@pytest.mark.parametrize("rules", [{}, {"deck": "extended", "copies": "double"}])
+def test_bards_drama_and_card_power_match_the_trace(rules):
+    from analyzer.games.bards.rules import DECKTET
+
+    value = {name: v for name, _, v, _ in DECKTET}
+    game = get_game("bards")
+    sc = from_dict({"game": "bards", "players": 2, "games": 60, "seed": 8, "rules": rules,
+                    "all_seats": {"policy": "random"}, "seats": {"1": {"policy": "greedy"}}})
+    enc = sc.arms[0].encoded(game)
+    cols = game.columns(2)
+    for index in range(60):
+        events, out = game.play_traced(enc, 8, index)
+        row = dict(zip(cols, out.tolist()))
+        setup = next(e for e in events if e["type"] == "setup")
+        best = [max(value[c.rstrip("'")] for c in setup[k]) for k in ("given", "own")]  # seat 0, seat 1
+        excuse = [any(e["type"] == "place" and e["seat"] == s and e["card"].rstrip("'") == "Excuse" for e in events)
+                  for s in range(2)]
+        result = events[-1]
+        tales = [int(result["had_bard"][s]) + 2 * int(excuse[s]) for s in range(2)]
+        assert one_category(game, 2, row) == [0 if b >= 10 else 1 if b >= 7 else 2 for b in best] + tales
+        # standings: 0-0 after the setup, the totals after every turn, then after the end's conclusions
+        totals, turns, standings = [0, 0], [0], [[0, 0]]
+        for e in events:
+            if e["type"] == "conclude":
+                totals = list(e["totals"])
+            elif e["type"] == "turn" and e["turn"] > 1:
+                turns.append(e["turn"] - 1)
+                standings.append(list(totals))
+            elif e["type"] == "end":
+                turns.append(row["length"])
+                standings.append(list(totals))
+        turns.append(row["length"])
+        standings.append(list(result["scores"]))
+        winner = result["winners"][0] if len(result["winners"]) == 1 else None
+        got = (row["lead_changes"], row["decided_at"], row["comeback"], row["final_margin"])
+        assert got == reference_drama(standings, winner, row["length"], turns), index
+        if winner is not None:
+            assert row["final_margin"] == row["margin"]
