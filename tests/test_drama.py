@@ -38,7 +38,6 @@ def reference_drama(standings, winner, length, turns=None):
 def run_block(standings, winner, length):
     a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
     units = len(standings[0])
-    drama.reset(a, 3, units)
     for t, row in enumerate(standings):
         a[3 + drama.D_STAND:3 + drama.D_STAND + units] = row
         drama.look(a, 3, units, t)
@@ -316,3 +315,30 @@ def test_bards_drama_and_card_power_match_the_trace(rules):
         assert got == reference_drama(standings, winner, row["length"], turns), index
         if winner is not None:
             assert row["final_margin"] == row["margin"]
+
+
+# --- the report's card-power numbers against the per-game rows ----------------------------------------------------
+@pytest.mark.parametrize("rotate", [False, True])
+def test_card_power_report_numbers_equal_a_count_over_the_rows(rotate, tmp_path):
+    """The report reads win rates by category from the exact cross products; with seat rotations (a deal's
+    cards stay with the seat, the policies move) they must equal a plain count over every game's row."""
+    import pandas as pd
+
+    from analyzer.report.sections import card_power_rows
+    from analyzer.runner import run
+
+    raw = {"game": "distance", "players": 3, "games": 700, "seed": 21, "all_seats": {"policy": "greedy"},
+           "seats": {"1": {"policy": "random"}}}
+    if rotate:
+        raw["rotate_seats"] = True
+    result = run(from_dict(raw), progress=False, keep_games_dir=tmp_path)
+    g = result.groups[0]
+    rows = pd.read_parquet(tmp_path / "games.parquet")
+    assert len(rows) == 700 * g.rotations
+    (decl, overall, cats), = card_power_rows(get_game("distance"), g.summary, 3, g.rotations)
+    assert overall == (sum(rows[f"win_{s}"].sum() for s in range(3)), 3 * len(rows))
+    for (words, k, m, per_seat), (_, prefix) in zip(cats, decl.categories):
+        for s in range(3):
+            held = rows[f"{prefix}{s}"] == 1
+            assert per_seat[s] == (rows.loc[held, f"win_{s}"].sum(), held.sum())
+        assert (k, m) == (sum(x for x, _ in per_seat), sum(y for _, y in per_seat))

@@ -182,6 +182,9 @@ class CardPower:
     label: str  # what the categories are about, e.g. "Wilds in the opening hand"
     categories: tuple  # ((words, column prefix), ...), e.g. (("no wild", "open_w0_"), ...)
     help: str = ""
+    # True: the category follows from the deal alone (the same in every seat rotation of a deal), so rotated
+    # groups can be read too; False (e.g. a card a policy chose): shown for groups without rotations only
+    fixed_by_deal: bool = True
 
     def columns(self, n_players):
         return [f"{prefix}{s}" for _, prefix in self.categories for s in range(n_players)]

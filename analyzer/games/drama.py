@@ -4,8 +4,8 @@ final margin (issue 12). Shared by every game's kernel; no per-turn rows are kep
 A game keeps a drama block of D_SIZE int64 slots in its state array (at offset `o`). After the deal and
 after every turn (hand, round: whatever the game's `length` counts) it writes each unit's standing
 (a seat, or a team where partners play; HIGHER IS BETTER: a game where fewer cards is better writes
-minus the hand size) at o + D_STAND + u and calls `look(a, o, units, turn)`. At the end, `finish` writes
-the four result columns.
+minus the hand size) at o + D_STAND + u and calls `look(a, o, units, turn)` (turn 0 starts the block
+afresh). At the end, `finish` writes the four result columns.
 
 - The leader is the unit whose standing is strictly the best. A tie for the best standing is no lead: the
   lead stays with the last sole leader, so a tie is never a lead change, and neither is a lead taken from a
@@ -42,21 +42,18 @@ N_COLUMNS = len(COLUMNS)
 
 
 @njit(cache=True)
-def reset(a, o, units):
-    """A new game's drama block (standings are written by the game before its first look)."""
-    a[o + D_LEADER] = -1
-    a[o + D_CHANGES] = 0
-    for u in range(units):
-        a[o + D_STAND + units + u] = -1
-        a[o + D_STAND + 2 * units + u] = 0
-
-
-@njit(cache=True)
 def look(a, o, units, turn):
-    """Take the standings now in the block (after turn `turn`; 0: after the deal) into account."""
+    """Take the standings now in the block (after turn `turn`) into account. Turn 0 (after the deal) starts
+    a new game: the rest of the block is reset first (one function, not two, to compile)."""
     stand = o + D_STAND
     last = stand + units
     deficit = last + units
+    if turn == 0:
+        a[o + D_LEADER] = -1
+        a[o + D_CHANGES] = 0
+        for u in range(units):
+            a[last + u] = -1
+            a[deficit + u] = 0
     top = a[stand]
     at = 0
     n_top = 1

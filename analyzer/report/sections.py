@@ -239,6 +239,8 @@ def card_power_rows(game, s, n, rot):
     for decl in game.metrics:
         if not isinstance(decl, CardPower) or any(c not in s.index for c in decl.columns(n)):
             continue
+        if rot > 1 and not decl.fixed_by_deal:
+            continue  # a seat's category may differ between rotations: the per-deal sums cannot tell
         cats = []
         for words, prefix in decl.categories:
             per_seat = [(s.ss(f"win_{t}", f"{prefix}{t}") / rot, s.s(f"{prefix}{t}")) for t in range(n)]
@@ -251,8 +253,14 @@ def card_power_rows(game, s, n, rot):
 def card_power_sections(game, s, n, rot, prefix=""):
     """The "most powerful cards" table: a seat's win rate by what it was dealt or given, best first."""
     found = card_power_rows(game, s, n, rot)
+    skipped = [d.label for d in game.metrics if isinstance(d, CardPower) and rot > 1 and not d.fixed_by_deal]
     if not found:
-        return []
+        if not skipped:
+            return []
+        return [Heading(f"Card power{(' — ' + prefix) if prefix else ''}"),
+                Text(f"Not shown with seat rotations: {', '.join(skipped)} depends on the players' choices, so a seat "
+                     f"may get a different category in each rotation of a deal, and the per-deal sums cannot "
+                     f"tell them apart. Run without rotations to see it.")]
     teams = game.teams(n)
     wins = "its team won" if teams else "it won (shared wins included)"
     b = [Heading(f"Card power: what a seat was dealt{(' — ' + prefix) if prefix else ''}")]

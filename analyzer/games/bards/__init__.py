@@ -132,10 +132,10 @@ GAME = Game(
         *drama_metrics("turns"),
         CardPower("Best setup card", S.POWER_SETUP,
                   help="the higher audience value of the two cards that start the seat's tales (Crown 10, Ace 1, "
-                       "Pawns, Courts and the Excuse 0)"),
+                       "Pawns, Courts and the Excuse 0)", fixed_by_deal=False),
         CardPower("The Bard or the Excuse in its tales", S.POWER_TALES,
                   help="the Crown of Suns (the tie-break card) or the Excuse in one of the seat's tales at any time, "
-                       "setup included: given during the game, not only at the start"),
+                       "setup included: given during the game, not only at the start", fixed_by_deal=False),
     ),
     default_policy="greedy",
     docs="docs/bards.md",

@@ -121,7 +121,6 @@ def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
             else:
                 b0 = d[q]
     _setup_power(st, tbl, 0, a0, b0)
-    drama.reset(st, O_DRAMA, 2)
     _drama_look(st, 0)
 
     active = 0

@@ -45,6 +45,18 @@ def columns(n):
 
 
 @njit(cache=True)
+def _opening_power(st, out, col):
+    """Card power: out[col + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
+    n = st[S_N]
+    for s in range(n):
+        wilds = 0
+        for i in range(st[O_HN + s]):
+            if st[O_KMASK + st[O_CKIND + st[O_HAND + s * MAXC + i]]] == ALL:
+                wilds += 1
+        out[col + min(wilds, 2) * n + s] = 1
+
+
+@njit(cache=True)
 def _drama_look(st, turn):
     """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them)."""
     n = st[S_N]
@@ -148,13 +160,7 @@ def run(st, rates, rng, out, tr, on):
             st[S_POS] += 1
             add_to_hand(st, s, c)
     c_drama = n + len(STATS) + n
-    for s in range(n):
-        wilds = 0
-        for i in range(st[O_HN + s]):
-            if st[O_KMASK + st[O_CKIND + st[O_HAND + s * MAXC + i]]] == ALL:
-                wilds += 1
-        out[c_drama + drama.N_COLUMNS + min(wilds, 2) * n + s] = 1
-    drama.reset(st, O_DRAMA, n)
+    _opening_power(st, out, c_drama + drama.N_COLUMNS)
     _drama_look(st, 0)
     for s in range(n):
         k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)

@@ -299,7 +299,6 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
     deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_HAND], np.int64(DEAL_START), tr, on)
     c_drama = g + len(GAME_COLUMNS)
     _opening_power(st, hand, gp_kind, n, out, c_drama + drama.N_COLUMNS)
-    drama.reset(st, O_DRAMA, nt)
     _drama_look(st, nt, np.int64(0))
     end = -1
     win_mask = 0  # winning teams (bits)

@@ -240,7 +240,6 @@ def run(rules, deck, pol, par, table, rng, stack, hand, cnt, moves, out, trace, 
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
-    drama.reset(out, 2 * n + 9, n)
     _drama_look(out, hand, n, 0)
     power = 0
 
