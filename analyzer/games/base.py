@@ -199,7 +199,7 @@ def drama_metrics(turns="turns"):
         Ratio("Lead changes per game", "lead_changes", None,
               help="how often the sole lead passed to another seat (team); a tie for the lead is not a change"),
         Ratio(f"Decided at ({turns[:-1]})", "decided_at", None,
-              help="the turn from which the eventual winner never again trailed (0: never trailed)"),
+              help=f"the {turns[:-1]} from which the eventual winner never again trailed (0: never trailed)"),
         Ratio("Decided at, share of the game", "decided_at", "length", percent=True,
               help="decided_at over length, as a ratio of totals over all games"),
         Ratio("Winner's comeback", "comeback", None, help="the largest deficit the winner came back from"),

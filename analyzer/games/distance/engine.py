@@ -35,7 +35,7 @@ STATS = ("n_winners", "length", "end", "cards_drawn", "penalty_cards", "passes",
 
 
 # card power (issue 12): wilds in a seat's opening hand, one 0/1 column per category and seat
-POWER = (("no wild", "open_wild0_"), ("1 wild", "open_wild1_"), ("2 or more wilds", "open_wild2_"))
+POWER = (("no wild", "open_wild0_"), ("one wild", "open_wild1_"), ("two or more wilds", "open_wild2_"))
 
 
 def columns(n):

@@ -67,8 +67,8 @@ def layout(n):
 
 # card power (issue 12): the division mix of a seat's opening hand, by how many cards of its most-held
 # division it has; one 0/1 column per category and seat
-POWER = (("at most 3 of any one division", "open_div3_"), ("4 of one division", "open_div4_"),
-         ("5 or more of one division", "open_div5_"))
+POWER = (("at most three of any one division", "open_div3_"), ("four of one division", "open_div4_"),
+         ("five or more of one division", "open_div5_"))
 
 
 def columns(n):

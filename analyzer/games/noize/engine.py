@@ -43,7 +43,8 @@ def n_columns(n):
 # card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
 # seat, after the drama columns; both come last. While the game plays, the drama block lives in those last
 # 2 + 3n columns of the row (no scratch array), and the first hands' categories wait in a local, 2 bits a seat.
-POWER = (("no Groupie", "open_groupie0_"), ("1 Groupie", "open_groupie1_"), ("2 or more Groupies", "open_groupie2_"))
+POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
+         ("two or more Groupies", "open_groupie2_"))
 N_POWER = 3
 
 
