@@ -177,6 +177,60 @@ class Histogram:
     help: str = ""
 
 
+@dataclass(frozen=True)
+class CardPower:
+    """How the opening situation moves the outcome: for each category of what a seat was dealt or given
+    (e.g. "2 wilds in the opening hand"), a 0/1 column `<prefix><s>` per seat (1: seat s got it). The report
+    shows the win rate of a seat in each category, pooled over seats and seat by seat, sorted into a "most
+    powerful cards" table. The categories of one CardPower should split every game (exactly one is 1)."""
+
+    label: str  # what the categories are about, e.g. "Wilds in the opening hand"
+    categories: tuple  # ((words, column prefix), ...), e.g. (("no wild", "open_w0_"), ...)
+    help: str = ""
+    # True: the category follows from the deal alone (the same in every seat rotation of a deal), so rotated
+    # groups can be read too; False (e.g. a card a policy chose): shown for groups without rotations only
+    fixed_by_deal: bool = True
+
+    def columns(self, n_players):
+        return [f"{prefix}{s}" for _, prefix in self.categories for s in range(n_players)]
+
+
+def drama_metrics(turns="turns"):
+    """The drama metrics every game declares (its kernel fills the columns of analyzer.games.drama): means
+    with intervals (paired differences in comparisons) and distributions."""
+    from analyzer.games.drama import COLUMNS  # noqa: F401  (the column names below)
+
+    return (
+        Ratio("Lead changes per game", "lead_changes", None,
+              help="how often the sole lead passed to another seat (team); a tie for the lead is not a change"),
+        Ratio(f"Decided at ({turns[:-1]})", "decided_at", None,
+              help=f"the {turns[:-1]} from which the eventual winner never again trailed (0: never trailed)"),
+        Ratio("Decided at, share of the game", "decided_at", "length", percent=True,
+              help="decided_at over length, as a ratio of totals over all games"),
+        Ratio("Winner's comeback", "comeback", None, help="the largest deficit the winner came back from"),
+        Ratio("Final margin", "final_margin", None, help="the winner's lead over the best other at the end"),
+        Histogram("Lead changes per game", "lead_changes"),
+        Histogram(f"Decided at ({turns[:-1]})", "decided_at"),
+        Histogram("Winner's comeback", "comeback"),
+        Histogram("Final margin", "final_margin"),
+    )
+
+
+def added_columns(game, n_players):
+    """The drama and card-power columns (issue 12), which come last in every game's columns: the golden
+    tests check that the columns before them are unchanged."""
+    from analyzer.games.drama import COLUMNS
+
+    out = list(COLUMNS)
+    for m in game.metrics:
+        if isinstance(m, CardPower):
+            out += m.columns(n_players)
+    have = game.columns(n_players)
+    out = [c for c in out if c in have]
+    assert have[len(have) - len(out):] == out, "the drama and card-power columns come last"
+    return out
+
+
 @dataclass
 class Game:
     name: str

@@ -10,7 +10,7 @@ import numpy as np
 
 from analyzer import metrics as M
 from analyzer.errors import toml_value
-from analyzer.games.base import Histogram, PerSeat
+from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.runner import slug as runner_slug
@@ -207,7 +207,8 @@ def group_sections(result, g, out, prefix=""):
         b.append(Heading(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}"))
         helps = {}
         for decl in game.metrics:
-            helps[decl.label] = decl.help
+            if decl.help:
+                helps[decl.label] = decl.help
         rows = []
         for m in own:
             if not M.has(s, m):
@@ -224,6 +225,79 @@ def group_sections(result, g, out, prefix=""):
                 path = plots.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
                                         decl.label.lower())
                 b.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
+    b += card_power_sections(game, s, n, rot, prefix)
+    return b
+
+
+def card_power_rows(game, s, n, rot):
+    """Per CardPower declaration: (declaration, overall (k, m), [(category, k, m, [(k_s, m_s) per seat])]):
+    k wins (incl. shared; where partners play, the seat's team won) of the m seat-games in which a seat got
+    the category, pooled over seats, then seat by seat. From the cross products of win_s with the 0/1
+    category columns: with seat rotations a deal's cards are the same in every rotation, so a category
+    column sums to rotations x 0/1 and the cross product is divided by the rotations."""
+    out = []
+    for decl in game.metrics:
+        if not isinstance(decl, CardPower) or any(c not in s.index for c in decl.columns(n)):
+            continue
+        if rot > 1 and not decl.fixed_by_deal:
+            continue  # a seat's category may differ between rotations: the per-deal sums cannot tell
+        cats = []
+        for words, prefix in decl.categories:
+            per_seat = [(s.ss(f"win_{t}", f"{prefix}{t}") / rot, s.s(f"{prefix}{t}")) for t in range(n)]
+            cats.append((words, sum(k for k, _ in per_seat), sum(m for _, m in per_seat), per_seat))
+        overall = (sum(s.s(f"win_{t}") for t in range(n)), n * s.n * rot)
+        out.append((decl, overall, cats))
+    return out
+
+
+def card_power_sections(game, s, n, rot, prefix=""):
+    """The "most powerful cards" table: a seat's win rate by what it was dealt or given, best first."""
+    found = card_power_rows(game, s, n, rot)
+    skipped = [d.label for d in game.metrics if isinstance(d, CardPower) and rot > 1 and not d.fixed_by_deal]
+    if not found:
+        if not skipped:
+            return []
+        return [Heading(f"Card power{(' — ' + prefix) if prefix else ''}"),
+                Text(f"Not shown with seat rotations: {', '.join(skipped)} depends on the players' choices, so a seat "
+                     f"may get a different category in each rotation of a deal, and the per-deal sums cannot "
+                     f"tell them apart. Run without rotations to see it.")]
+    teams = game.teams(n)
+    wins = "its team won" if teams else "it won (shared wins included)"
+    b = [Heading(f"Card power: what a seat was dealt{(' — ' + prefix) if prefix else ''}")]
+    rows = []
+    for decl, (k0, m0), cats in found:
+        p0 = k0 / m0 if m0 else math.nan
+        for words, k, m, _ in cats:
+            if m == 0:
+                continue  # never happened (e.g. the Excuse with the basic deck)
+            p, lo, hi = wilson(k, m, s.z)
+            rows.append((p, [f"{decl.label}: {words}", f"{m:,}", f"{pct(p)} ({pct(lo)} to {pct(hi)})",
+                             f"{100 * (p - p0):+.1f} pts"]))
+    rows.sort(key=lambda r: -r[0])
+    decl0, (k0, m0), _ = found[0]
+    b.append(Table(["a seat that got", "seat-games", "win rate (95% CI)", "against any seat"], [r for _, r in rows],
+                   f"Most powerful first. Win rate: the share of the seat-games (a game seen from one seat) in which "
+                   f"{wins}, among those where the seat got that; pooled over seats. Any seat wins "
+                   f"{pct(k0 / m0 if m0 else math.nan)} of its seat-games. Wilson intervals, treating seat-games as "
+                   f"independent (the seats of one deal are not, so they are a little narrow)."))
+    for decl, (k0, m0), cats in found:
+        cols = ["a seat that got"] + [f"seat {t}" + (" (first)" if t == 0 else "") for t in range(n)]
+        prow = []
+        for words, _, _, per_seat in cats:
+            prow.append([words] + [f"{pct(k / m)} of {m:,}" if m else "-" for k, m in per_seat])
+        b.append(Table(cols, prow, f"{decl.label}, seat by seat: win rate of the seat-games in which the seat got "
+                                   f"that, and how many there were." + (f" {decl.help[:1].upper()}{decl.help[1:]}."
+                                                                         if decl.help else "")))
+        valid = [(words, k, m) for words, k, m, _ in cats if m]
+        if len(valid) > 1:
+            best = max(valid, key=lambda c: c[1] / c[2])
+            worst = min(valid, key=lambda c: c[1] / c[2])
+            pb, lob, hib = wilson(best[1], best[2], s.z)
+            pw, low, hiw = wilson(worst[1], worst[2], s.z)
+            apart = "the intervals do not overlap" if lob > hiw else "the intervals overlap: more games would tell"
+            b.append(Text(f"{decl.label}: a seat with {best[0]} wins {pct(pb)} ({pct(lob)} to {pct(hib)}) of its "
+                          f"seat-games, one with {worst[0]} {pct(pw)} ({pct(low)} to {pct(hiw)}); {apart}.",
+                          "verdict" if lob > hiw else "p"))
     return b
 
 

@@ -5,7 +5,7 @@ from analyzer.games.bards import engine as E
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
 from analyzer.games.bards import trace as T
-from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 
 PLAY_CHOICES = ("random", "greedy")
 CHOOSE_CHOICES = ("random", "face_up_at_least", "expected")
@@ -129,6 +129,13 @@ GAME = Game(
         Ratio("Excuses played per game", "excuse_played", None, help="extended deck only"),
         Ratio("Cards left in the draw pile at the end", "cards_left", None, help="fewer than five"),
         Histogram("Turns per game", "length"),
+        *drama_metrics("turns"),
+        CardPower("Best setup card", S.POWER_SETUP,
+                  help="the higher audience value of the two cards that start the seat's tales (Crown 10, Ace 1, "
+                       "Pawns, Courts and the Excuse 0)", fixed_by_deal=False),
+        CardPower("The Bard or the Excuse in its tales", S.POWER_TALES,
+                  help="the Crown of Suns (the tie-break card) or the Excuse in one of the seat's tales at any time, "
+                       "setup included: given during the game, not only at the start", fixed_by_deal=False),
     ),
     default_policy="greedy",
     docs="docs/bards.md",

@@ -16,6 +16,9 @@ from analyzer.games.bards.state import (
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
     R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
+from analyzer.games import drama
+from analyzer.games.bards.rules import C_VALUE
+from analyzer.games.bards.state import O_DRAMA, R_DRAMA, R_POWER, S_EXCT
 from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
 
 TRACE_WIDTH = TRACE_FIXED + MAXC
@@ -23,6 +26,22 @@ TRACE_WIDTH = TRACE_FIXED + MAXC
 
 def n_columns():
     return N_COLS
+
+
+@njit(cache=True)
+def _drama_look(st, turn):
+    """The drama block sees both scores after `turn` (0: the setup)."""
+    st[O_DRAMA + drama.D_STAND] = st[S_SCORE]
+    st[O_DRAMA + drama.D_STAND + 1] = st[S_SCORE + 1]
+    drama.look(st, O_DRAMA, 2, turn)
+
+
+@njit(cache=True)
+def _setup_power(st, tbl, seat, a, b):
+    """Card power: the best audience value of the seat's two setup cards, as a category (result columns)."""
+    v = max(tbl[a, C_VALUE], tbl[b, C_VALUE])
+    cat = 0 if v >= 10 else 1 if v >= 7 else 2
+    st[O_STAT + R_POWER + 2 * cat + seat] = 1
 
 
 @njit(cache=True)
@@ -83,6 +102,7 @@ def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
             tr[k, TRACE_FIXED + i] = d[i]
     o = 0
     slot1 = 0
+    _setup_power(st, tbl, 1, d[PAIRS[j, 0]], d[PAIRS[j, 1]])
     for q in range(4):
         if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
             place(st, tbl, 1, slot1, d[q], 1, tr, on)
@@ -91,6 +111,17 @@ def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
         if not (q == PAIRS[j, 0] or q == PAIRS[j, 1]):
             place(st, tbl, 0, o, d[q], 1, tr, on)
             o += 1
+
+    a0 = -1
+    b0 = -1
+    for q in range(4):
+        if q != PAIRS[j, 0] and q != PAIRS[j, 1]:
+            if a0 < 0:
+                a0 = d[q]
+            else:
+                b0 = d[q]
+    _setup_power(st, tbl, 0, a0, b0)
+    _drama_look(st, 0)
 
     active = 0
     while pile_left(st) >= 5:
@@ -146,9 +177,15 @@ def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
                 tr[k, TRACE_FIXED + i] = dnc[i]
         play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
         active = 1 - active
+        _drama_look(st, st[S_TURN])
 
     end_game(st, tbl, active, pint, rng, tr, on)
+    _drama_look(st, st[S_TURN])  # the tales concluded at the end
+    for s in range(2):
+        st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
     finish(st, out)
+    winner = -1 if out[R_NWIN] != 1 else (0 if out[R_WIN] == 1 else 1)
+    drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], out, R_DRAMA)
     emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], out[R_NWIN], out[R_WIN], out[R_WIN + 1],
          out[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
     if on and st[S_OVF] != 0:

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.bards.rules import (C_BARD, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE)
+from analyzer.games.drama import block_size
 
 
 MAXC = 90  # largest deck (double extended)
@@ -30,14 +31,26 @@ COLUMNS = (
     "splits", "split_1_4_large_up", "split_1_4_large_down", "split_2_3_large_up",
     "split_2_3_large_down", "chose_face_up", "forced_concludes", "excuse_played", "final_tales",
     "cards_left",
+    # drama and card power (issue 12), last: see analyzer/games/drama.py and the POWER categories below
+    "lead_changes", "decided_at", "comeback", "final_margin",
+    "setup_crown_0", "setup_crown_1", "setup_high_0", "setup_high_1", "setup_low_0", "setup_low_1",
+    "tale_neither_0", "tale_neither_1", "tale_bard_0", "tale_bard_1", "tale_excuse_0", "tale_excuse_1",
+    "tale_both_0", "tale_both_1",
 )
+# card power: the best audience value among the two cards that start a seat's tales at the setup; the Bard
+# (Crown of Suns) and the Excuse in the seat's tales at any time
+POWER_SETUP = (("a Crown (10)", "setup_crown_"), ("best 7 to 9", "setup_high_"), ("best 6 or less", "setup_low_"))
+POWER_TALES = (("neither", "tale_neither_"), ("the Bard, not the Excuse", "tale_bard_"),
+               ("the Excuse, not the Bard", "tale_excuse_"), ("the Bard and the Excuse", "tale_both_"))
 N_COLS = len(COLUMNS)
+R_DRAMA = COLUMNS.index("lead_changes")
+R_POWER = COLUMNS.index("setup_crown_0")
 (R_WIN, _R_WIN1, R_NWIN, R_LEN, R_END,
  R_SCORE, _R_SCORE1, R_MARGIN, R_BARD, _R_BARD1, R_TIEBARD,
  R_TALES, _R_TALES1, R_ZERO, _R_ZERO1, R_TALES_ALL, R_ZERO_ALL, R_LOST,
  R_MEMEPTS, R_SETPTS, R_POINTS, R_MEMECH, R_SUITLESS,
  R_SPLITS, R_S14U, R_S14D, R_S23U, R_S23D, R_CHOSEUP, R_FORCED, R_EXCUSE, R_FINAL,
- R_LEFT) = range(N_COLS)
+ R_LEFT) = range(R_DRAMA)
 
 # --- the state array ---------------------------------------------------------------------------
 O_PILE = 0                   # the shuffled deck; st[S_POS] is the next card to draw
@@ -57,7 +70,9 @@ S_NE = O_SC + 10             # trace events written
 S_OVF = O_SC + 11            # 1 if the trace buffer overflowed
 S_TURN = O_SC + 12           # turns played
 O_STAT = O_SC + 16           # the result columns, accumulated during the game
-ST_SIZE = O_STAT + N_COLS
+S_EXCT = O_SC + 13           # 2 seats: had the Excuse in a tale
+O_DRAMA = O_STAT + N_COLS    # the drama block (analyzer.games.drama): the two scores
+ST_SIZE = O_DRAMA + block_size(2)
 
 # --- encoded policy arrays -------------------------------------------------------------------
 # pint[seat] = split policy, play, choose, setup codes; pflt[seat] = numeric parameters
@@ -260,8 +275,10 @@ def place(st, tbl, seat, slot, c, setup, tr, on):
     add_fields(st, b, c, tbl, st[S_MASK], st[S_MEXC])
     if tbl[c, C_BARD] != 0:
         st[S_BARD + seat] = 1
-    if tbl[c, C_EXCUSE] != 0 and setup == 0:
-        st[O_STAT + R_EXCUSE] += 1
+    if tbl[c, C_EXCUSE] != 0:
+        st[S_EXCT + seat] = 1
+        if setup == 0:
+            st[O_STAT + R_EXCUSE] += 1
     emit(st, tr, on, EV_PLACE, seat, c, slot, 1 if n == 0 else 0, n + 1, prev, setup, 0, 0, 0, 0)
 
 

@@ -1,7 +1,7 @@
 """The Distance: play the next letter up the musical alphabet; the first to empty her hand wins (2-5 players)."""
 import numpy as np
 
-from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
@@ -119,6 +119,9 @@ GAME = Game(
         Histogram("Turns per game", "length"),
         Histogram("Interval played (2 = seconds .. 7 = sevenths)", "interval",
                   help="how often each interval was played (chosen, drawn or set)"),
+        *drama_metrics("turns"),
+        CardPower("Wilds in the opening hand", E.POWER,
+                  help="? and Chromatic Scale cards among the seat's dealt cards"),
     ),
     default_policy="greedy",
     docs="docs/distance.md",

@@ -12,12 +12,13 @@ Flags are int64 (0/1), never literal booleans, so each function compiles once.
 import numpy as np
 from numba import njit, prange
 
+from analyzer.games import drama
 from analyzer.games.distance.policies import choose_interval, choose_play, declare, popcount7, start_letter
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
     DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
     EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
-    NEED_ANY, O_CKIND, O_CNT, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
+    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
     S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
     fits, init_state, take_from_hand)
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
@@ -33,8 +34,35 @@ STATS = ("n_winners", "length", "end", "cards_drawn", "penalty_cards", "passes",
  C_FORGOT, C_INTERVAL) = range(len(STATS))
 
 
+# card power (issue 12): wilds in a seat's opening hand, one 0/1 column per category and seat
+POWER = (("no wild", "open_wild0_"), ("one wild", "open_wild1_"), ("two or more wilds", "open_wild2_"))
+
+
 def columns(n):
-    return [f"win_{s}" for s in range(n)] + list(STATS) + [f"cards_left_{s}" for s in range(n)]
+    """The result columns; the drama and card-power columns come last (see analyzer.games.base.added_columns)."""
+    return ([f"win_{s}" for s in range(n)] + list(STATS) + [f"cards_left_{s}" for s in range(n)]
+            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in POWER for s in range(n)])
+
+
+@njit(cache=True)
+def _opening_power(st, out, col):
+    """Card power: out[col + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
+    n = st[S_N]
+    for s in range(n):
+        wilds = 0
+        for i in range(st[O_HN + s]):
+            if st[O_KMASK + st[O_CKIND + st[O_HAND + s * MAXC + i]]] == ALL:
+                wilds += 1
+        out[col + min(wilds, 2) * n + s] = 1
+
+
+@njit(cache=True)
+def _drama_look(st, turn):
+    """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them)."""
+    n = st[S_N]
+    for s in range(n):
+        st[O_DRAMA + drama.D_STAND + s] = -st[O_HN + s]
+    drama.look(st, O_DRAMA, n, turn)
 
 
 @njit(cache=True)
@@ -131,6 +159,9 @@ def run(st, rates, rng, out, tr, on):
             c = st[O_STOCK + st[S_POS]]
             st[S_POS] += 1
             add_to_hand(st, s, c)
+    c_drama = n + len(STATS) + n
+    _opening_power(st, out, c_drama + drama.N_COLUMNS)
+    _drama_look(st, 0)
     for s in range(n):
         k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)
         if k >= 0:
@@ -217,6 +248,7 @@ def run(st, rates, rng, out, tr, on):
             if played == 0:
                 out[n + C_PASSES] += 1
                 emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
+        _drama_look(st, turn)
         if st[O_HN + seat] == 0:
             winner = seat
             end = END_WON
@@ -234,6 +266,7 @@ def run(st, rates, rng, out, tr, on):
     out[n + C_END] = end
     for s in range(n):
         out[n + len(STATS) + s] = st[O_HN + s]
+    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
     k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
     if k >= 0:
         for s in range(n):

@@ -16,6 +16,7 @@ Letters are 0..6 (A..G); NEED_ANY means any letter may be played (after a wild s
 import numpy as np
 from numba import njit
 
+from analyzer.games.drama import D_SIZE
 from analyzer.rng import DEAL, shuffle
 
 MAXP = 5  # players
@@ -71,7 +72,8 @@ S_NEED = O_SC + 3               # the letter the next play must give (NEED_ANY: 
 S_STEP = O_SC + 4               # the interval as a step: 1 (seconds) .. 6 (sevenths)
 S_NE = O_SC + 5                 # trace events written
 S_OVF = O_SC + 6                # 1 if the trace buffer overflowed
-ST_SIZE = O_SC + 8
+O_DRAMA = O_SC + 8              # the drama block (analyzer.games.drama): standings = minus the hand sizes
+ST_SIZE = O_DRAMA + D_SIZE
 S_N = C_PLAYERS                 # (short names used by the rules: players, cards, kinds)
 S_NCARDS = C_NCARDS
 S_NKINDS = C_NKINDS

@@ -2,7 +2,7 @@
 teams of partners with 4 players, everyone alone with 2 or 3; Fight Song rounds for extra points."""
 import numpy as np
 
-from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
@@ -117,6 +117,9 @@ GAME = Game(
               help="played when teams reached the target with exactly equal totals"),
         Histogram("Hands per game", "length"),
         Histogram("Winning margin", "margin", help="the highest total minus the next highest, at the end"),
+        *drama_metrics("hands"),
+        CardPower("Division mix of the opening hand", E.POWER,
+                  help="the cards of the seat's most-held division (Band, Cheer or Fans) among its dealt cards"),
     ),
     default_policy="greedy",
     docs="docs/fightsong.md",

@@ -11,12 +11,13 @@ A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song ca
 import numpy as np
 from numba import njit, prange
 
+from analyzer.games import drama
 from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
     DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND,
     EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD, EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST,
-    FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
+    FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_DRAMA, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
     S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
@@ -64,12 +65,48 @@ def layout(n):
     return c_score, c_seat, c_tscore, c_tpts, c_textra, c_textra + t
 
 
+# card power (issue 12): the division mix of a seat's opening hand, by how many cards of its most-held
+# division it has; one 0/1 column per category and seat
+POWER = (("at most three of any one division", "open_div3_"), ("four of one division", "open_div4_"),
+         ("five or more of one division", "open_div5_"))
+
+
 def columns(n):
+    """The result columns; the drama and card-power columns come last (see analyzer.games.base.added_columns)."""
     t = 2 if n == 4 else n
     return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
             + [f"score_{s}" for s in range(n)] + [f"seat_points_{s}" for s in range(n)]
             + [f"team_score_{u}" for u in range(t)] + [f"team_points_{u}" for u in range(t)]
-            + [f"team_extra_{u}" for u in range(t)] + list(GAME_COLUMNS))
+            + [f"team_extra_{u}" for u in range(t)] + list(GAME_COLUMNS)
+            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in POWER for s in range(n)])
+
+
+@njit(cache=True)
+def _drama_look(st, nt, turn):
+    """The drama block sees every team's score (round points and extra points) after hand `turn`."""
+    for t in range(nt):
+        st[O_DRAMA + drama.D_STAND + t] = st[O_TPTS + t] + st[O_TEXTRA + t]
+    drama.look(st, O_DRAMA, nt, turn)
+
+
+@njit(cache=True)
+def _opening_power(st, hand, gp_kind, n, out, col):
+    """out[col + category * n + s] = 1 for the division-mix category of seat s's opening hand."""
+    for s in range(n):
+        d0 = 0
+        d1 = 0
+        d2 = 0
+        for i in range(st[hn_at(0, s)]):
+            d = gp_kind[hand[0, s, i]] // 3
+            if d == 0:
+                d0 += 1
+            elif d == 1:
+                d1 += 1
+            else:
+                d2 += 1
+        top = max(d0, max(d1, d2))
+        cat = 0 if top <= 3 else 1 if top == 4 else 2
+        out[col + cat * n + s] = 1
 
 
 @njit(cache=True)
@@ -260,6 +297,9 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
                     tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
     all_seats = (1 << n) - 1
     deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_HAND], np.int64(DEAL_START), tr, on)
+    c_drama = g + len(GAME_COLUMNS)
+    _opening_power(st, hand, gp_kind, n, out, c_drama + drama.N_COLUMNS)
+    _drama_look(st, nt, np.int64(0))
     end = -1
     win_mask = 0  # winning teams (bits)
     while True:
@@ -364,6 +404,7 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
             ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
             if ek >= 0:
                 tr[ek, TRACE_FIXED] = board
+        _drama_look(st, nt, st[S_HANDS])
         # the end: teams at the target or above
         top = -1
         n_reached = 0
@@ -437,6 +478,12 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
         if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
             won_on_extra = 1
     out[g + G_MARGIN] = first - second
+    win_team = -1
+    for t in range(nt):
+        if win_mask == 1 << t:
+            win_team = t
+    _drama_look(st, nt, st[S_HANDS])  # a tiebreak round's extra point counts (the same standings otherwise)
+    drama.finish(st, O_DRAMA, nt, win_team, st[S_HANDS], out, c_drama)
     out[g + G_WON_ON_EXTRA] = won_on_extra
     if on:
         ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS], n_win, 0, 0, 0, 0, 0, 0, 0)

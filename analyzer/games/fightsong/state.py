@@ -14,6 +14,8 @@ A game's state is a few arrays, allocated once per chunk of games and reset for 
 import numpy as np
 from numba import njit
 
+from analyzer.games.drama import D_SIZE
+
 from analyzer.games.fightsong.rules import N_KINDS
 
 MAXP = 4  # most players (and teams)
@@ -49,7 +51,8 @@ O_XSNAP = 184  # per team: extra points before the current hand's Fight Song rou
 O_HM = 188  # kinds held (bit k: at least one card of kind k), layer x seat (8)
 S_FREE = 196  # the board's free corners (bit c: corner c is free)
 S_LEFT = 197  # the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it
-ST_SIZE = 198
+O_DRAMA = 198  # the drama block (analyzer.games.drama): per team, its score
+ST_SIZE = O_DRAMA + D_SIZE
 
 # trace events: column 0 is the code, columns 1..11 fields, TRACE_FIXED.. a list (cards or per-team values)
 EV_DECK, EV_DEAL, EV_HAND, EV_PLAY, EV_RECORD, EV_FS_ROUND, EV_BATTLE, EV_FS_HAND, EV_FS_SCORE, EV_FS_END, \

@@ -1,7 +1,8 @@
 """Bring the Noize: bluff bidding on how many cards of an instrument all players hold (2-7 players)."""
 import numpy as np
 
-from analyzer.games.base import Game, Histogram, Param, PerSeat, Policy, Ratio
+from analyzer.games import drama
+from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
 from analyzer.games.noize import rules as R
@@ -29,7 +30,8 @@ POLICIES = (
 def columns(n):
     return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
             + [f"final_hand_{s}" for s in range(n)]
-            + ["challenger_wins", "bids", "opening_challenged", "bluffs"])
+            + ["challenger_wins", "bids", "opening_challenged", "bluffs"]
+            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in E.POWER for s in range(n)])
 
 
 def encode(rules, seats):
@@ -74,6 +76,9 @@ GAME = Game(
         Ratio("Bluffs per game", "bluffs", None, help="raises the threshold policy made as bluffs"),
         PerSeat("Final hand size", "final_hand_", help="cards held when the game ended (fewest wins)"),
         Histogram("Rounds per game", "length"),
+        *drama_metrics("rounds"),
+        CardPower("Groupies in the first hand", E.POWER,
+                  help="Groupie cards among the seat's cards in round 1 (they count for every instrument)"),
     ),
     default_policy="threshold",
     docs="docs/noize.md",

@@ -13,6 +13,7 @@ computed from the tails, used when the table would be too large).
 import numpy as np
 from numba import njit, prange
 
+from analyzer.games import drama
 from analyzer.prefetch import prefetch
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
@@ -40,7 +41,24 @@ BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM = 0, 1, 2, 3
 
 
 def n_columns(n):
-    return 2 * n + 7
+    return 2 * n + 7 + drama.N_COLUMNS + N_POWER * n
+
+
+# card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
+# seat, after the drama columns; both come last. While the game plays, the drama block lives in those last
+# 2 + 3n columns of the row (no scratch array), and the first hands' categories wait in a local, 2 bits a seat.
+POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
+         ("two or more Groupies", "open_groupie2_"))
+N_POWER = 3
+
+
+@njit(cache=True)
+def _drama_look(out, hand, n, turn):
+    """The drama block (in the row's last columns) sees the hand sizes after round `turn` (fewer is better)."""
+    o = 2 * n + 9
+    for p in range(n):
+        out[o + drama.D_STAND + p] = -hand[p]
+    drama.look(out, o, n, turn)
 
 
 @njit(cache=True)
@@ -350,6 +368,8 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
+    _drama_look(out, hand, n, 0)
+    power = 0
 
     ne = 0
     if trace_on:
@@ -382,6 +402,8 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
             dealt_after = prefix[_u(pos + h)]
             dealt = dealt_after - dealt_before
             dealt_before = dealt_after
+            if rounds == 0:  # card power: Groupies in the first hand
+                power |= min(_field(dealt, GROUPIE), 2) << (2 * p)
             if keep_counts:
                 for t in range(N_TYPES):
                     cnt[p, t] = _field(dealt, t)
@@ -445,6 +467,7 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
         loser = challenger if have >= count else bidder
         hand[loser] += 1
         rounds += 1
+        _drama_look(out, hand, n, rounds)
         out[C_BIDS] += bids
         if loser == bidder:
             out[C_CHW] += 1
@@ -475,6 +498,15 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     out[C_NWIN] = n_win
     out[C_LEN] = rounds
     out[C_END] = 0
+    winner = -1
+    if n_win == 1:
+        for p in range(n):
+            if hand[p] == low:
+                winner = p
+    drama.finish(out, 2 * n + 9, n, winner, rounds, out, 2 * n + 7)
+    for p in range(n):
+        for k in range(N_POWER):
+            out[2 * n + 11 + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
     if trace_on:
         ne = _event(trace, ne, EV_END, n_win, rounds, 0, 0, 0, 0)
         _cards(trace, ne, out, n)
