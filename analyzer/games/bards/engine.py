@@ -28,7 +28,7 @@ def n_columns():
     return N_COLS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def end_game(st, tbl, active, pint, rng, tr, on):
     """The end: the player who cannot draw five concludes all her tales first, then her opponent
     (a conclusion that scores meme points replaces the meme in between)."""

@@ -15,7 +15,11 @@ tree of positions (`group_values`) and the chooser's expectation values the draw
 In the simulation a tale is a tuple of 10 ints (n, highest value, suits of the latest card, set
 points, meme points, packed suit counts, ranks held once / twice / three times, blocked) passed by
 value: the hot loops touch no arrays, so they pay no reference counting, and the small helpers are
-compiled `forceinline` (LLVM inlines them: no call per helper). A conclusion that scores
+compiled `forceinline` (LLVM inlines them: no call per helper). A function with one caller is
+inlined by numba itself (`inline="always"`, marked "one caller"): numba compiles every jitted function
+on its own and then again inside each caller's module, so a function that needs no entry of its own
+is cheaper to compile inside its caller only. Not the largest ones (group_values, play_group): LLVM's
+time grows faster than a function's size, and inlining those into `run` cost more than it saved. A conclusion that scores
 meme points makes the next meme unknown: from then on the simulation counts no meme points
 (`mg`, "meme gone").
 """
@@ -356,7 +360,7 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
     return t0, t1, mg, banked
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
     """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
     prepared: the tales come from base_tales (the first round of conclusions is already made)."""
@@ -635,7 +639,7 @@ def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     return cache[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def pile_value_sum(st, tbl, seat, pr, cache):
     """Sum over the cards left in the draw pile of their value for `seat` as one-card groups
     (`sim` of each card, sharing the work that does not depend on the card; with a double deck
@@ -721,7 +725,7 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
         do_conclude(st, tbl, seat, t, RS_CHOSEN, 0, pint, rng, tr, on)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
     hope = pr[P_HOPE]
@@ -750,7 +754,7 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
         voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
     """Play cards[:k] for seat uniformly at random: a random card next, then a uniform choice among
     the legal (conclude nothing / tale 0 / tale 1 first) x (play on tale 0 / 1) moves; after the
@@ -835,7 +839,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
     code = pint[s, I_SPLIT]
@@ -923,7 +927,7 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache, vs, vc):
     return choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     """choose_decide for face_up_at_least and expected. When the splitter's group values of this
     turn (vs hers, vc the chooser's, valued with her parameters) value alike with the chooser's
@@ -966,7 +970,7 @@ def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def setup_decide(st, tbl, d, pint, pflt, rng):
     """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales."""
     if pint[1, I_SETUP] == SU_RANDOM:
@@ -994,7 +998,7 @@ def setup_decide(st, tbl, d, pint, pflt, rng):
     return bj
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def final_first(st, seat, pint, rng):
     """At the end, which of two open tales the seat concludes first (the other one follows)."""
     if pint[seat, I_PLAY] == PL_RANDOM:
