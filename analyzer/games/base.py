@@ -6,8 +6,9 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
 - `policies`: its bot policies, each a `Policy` with numeric `Param`s;
 - `columns(n_players)`: the names of the per-game result columns its kernel fills (int64);
 - `encode(rules, seats)`: validated settings + seats -> the tuple of arrays the kernel takes;
-- `batch(seed, first_game, *encoded, out)`: the parallel numba kernel; fills out[i] with game
-  first_game + i (called through `Game.run_batch`);
+- `batch(seed, first_game, *encoded, out)`: the parallel numba kernel (or a Python function running a
+  nogil kernel on threads, see analyzer/threads.py); fills out[i] with game first_game + i (called
+  through `Game.run_batch`);
 - `play_traced(encoded, seed, game_index)`: (events, result row) of one game, played by the same
   numba code with event recording on (called through `Game.trace`);
 - `format_event(event)`: one event as a line a person reads;
