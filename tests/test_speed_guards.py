@@ -37,3 +37,24 @@ def test_constant_arguments_do_not_multiply_signatures():
 
     assert caller(np.int64(1)) == 6
     assert len(callee.signatures) == 1, callee.signatures
+
+
+def test_bards_batch_and_trace_share_one_kernel_compiled_once():
+    """Battle of the Bards compiles one kernel (`engine.run`, jitted with nogil and run on Python threads),
+    for the batch and the trace alike: a `prange` batch compiled the whole game a second time (a third of
+    the cold compile), and a separate traced kernel a third time. Each further signature of `run` would be
+    one more compile of the whole game."""
+    import numpy as np
+
+    from analyzer.games.bards import GAME
+    from analyzer.games.bards import engine as E
+
+    assert E.run.targetoptions.get("nogil") is True
+    assert not E.run.targetoptions.get("parallel"), "the batch runs engine.run on threads, not a prange"
+    seat = GAME.validate_seat({"policy": "greedy"}, "test", "seat")
+    enc = GAME.encode(GAME.validate_rules({}, 2, "test"), [seat, seat])
+    out = np.zeros((3, len(GAME.columns(2))), dtype=np.int64)
+    GAME.run_batch(enc, 1, 0, out)
+    events, row = GAME.play_traced(enc, 1, 2)
+    assert (row == out[2]).all()
+    assert len(E.run.signatures) == 1, E.run.signatures

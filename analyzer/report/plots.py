@@ -12,7 +12,8 @@ COLORS = plt.rcParams["axes.prop_cycle"].by_key()["color"]
 
 def _save(fig, path):
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
+    # zlib level 1: the same pixels as the default level 6, encoded in about 70% of the time
+    fig.savefig(path, dpi=110, pil_kwargs={"compress_level": 1})
     plt.close(fig)
     return path
 

@@ -47,7 +47,7 @@ def _setup_power(st, tbl, seat, a, b):
     st[O_STAT + R_POWER + 2 * cat + seat] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def end_game(st, tbl, active, pint, rng, tr, on):
     """The end: the player who cannot draw five concludes all her tales first, then her opponent
     (a conclusion that scores meme points replaces the meme in between)."""

@@ -15,7 +15,11 @@ tree of positions (`group_values`) and the chooser's expectation values the draw
 In the simulation a tale is a tuple of 10 ints (n, highest value, suits of the latest card, set
 points, meme points, packed suit counts, ranks held once / twice / three times, blocked) passed by
 value: the hot loops touch no arrays, so they pay no reference counting, and the small helpers are
-compiled `forceinline` (LLVM inlines them: no call per helper). A conclusion that scores
+compiled `forceinline` (LLVM inlines them: no call per helper). A function with one caller is
+inlined by numba itself (`inline="always"`, marked "one caller"): numba compiles every jitted function
+on its own and then again inside each caller's module, so a function that needs no entry of its own
+is cheaper to compile inside its caller only. Not the largest ones (group_values, play_group): LLVM's
+time grows faster than a function's size, and inlining those into `run` cost more than it saved. A conclusion that scores
 meme points makes the next meme unknown: from then on the simulation counts no meme points
 (`mg`, "meme gone").
 """
@@ -356,7 +360,7 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
     return t0, t1, mg, banked
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
     """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
     prepared: the tales come from base_tales (the first round of conclusions is already made)."""
@@ -386,12 +390,14 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
 # values, then follows the moves down the tree. The results are those of `sim`, bit for bit.
 NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
 # node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
-# first, move values computed (per card), child node of each card's six moves (-1: not visited)
-NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH = 0, 10, 20, 21, 22, 23, 24, 29
-N_NI = NI_CH + 30
-# node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values
-NF_G0, NF_G1, NF_FIN, NF_MV = 0, 1, 2, 3
-N_NF = NF_MV + 30
+# first, move values computed (per card), child node of each card's six moves (-1: not visited),
+# per card: its best move (card_top) and whether that stands for its six moves
+NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH, NI_TOPK, NI_SEP = 0, 10, 20, 21, 22, 23, 24, 29, 59, 64
+N_NI = NI_SEP + 5
+# node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values,
+# each card's best move value
+NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP = 0, 1, 2, 3, 33
+N_NF = NF_TOP + 5
 
 
 @njit(cache=True, forceinline=True)
@@ -463,6 +469,29 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
             x4 = (p0t if mgb else p0f) + g1
         x5 = new + g1
     return x0, x1, x2, x3, x4, x5
+
+
+@njit(cache=True, forceinline=True)
+def card_top(x):
+    """A card's six move values x as pick scans them: (top value, first move with it, whether they are
+    apart). Apart: any two finite values are equal or differ by more than 4 EPS. Then, from any best
+    value so far, pick's scan of the six (keep the first that beats the best by EPS) ends on the top
+    move if the top value beats the best by EPS, and keeps the best otherwise: one comparison
+    instead of a chain of six."""
+    top = x[0]
+    tk = 0
+    for k in range(1, 6):
+        if x[k] > top:
+            top = x[k]
+            tk = k
+    apart = True
+    for j in range(6):
+        for k in range(j + 1, 6):
+            if np.isfinite(x[j]) and np.isfinite(x[k]):
+                gap = abs(x[j] - x[k])
+                if gap != 0.0 and gap <= 4 * EPS:
+                    apart = False
+    return top, tk, apart
 
 
 @njit(cache=True, forceinline=True)
@@ -586,7 +615,19 @@ def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
                                     ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk, cat)
                     for k in range(6):
                         nf[n, NF_MV + 6 * i + k] = x[k]
+                    top, tk, apart = card_top(x)
+                    nf[n, NF_TOP + i] = top
+                    ni[n, NI_TOPK + i] = tk
+                    ni[n, NI_SEP + i] = 1 if apart else 0
                     ni[n, NI_OK + i] = 1
+                if ni[n, NI_SEP + i] != 0:
+                    # the usual case: the scan of the six is a chain of dependent comparisons, most of
+                    # group_values' time (measured with perf); card_top gives its outcome at once
+                    if nf[n, NF_TOP + i] > best + EPS:
+                        best = nf[n, NF_TOP + i]
+                        bi = i
+                        bk = ni[n, NI_TOPK + i]
+                    continue
                 for k in range(6):
                     d = nf[n, NF_MV + 6 * i + k]
                     if d > best + EPS:
@@ -635,7 +676,7 @@ def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     return cache[k]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def pile_value_sum(st, tbl, seat, pr, cache):
     """Sum over the cards left in the draw pile of their value for `seat` as one-card groups
     (`sim` of each card, sharing the work that does not depend on the card; with a double deck
@@ -721,7 +762,7 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
         do_conclude(st, tbl, seat, t, RS_CHOSEN, 0, pint, rng, tr, on)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
     hope = pr[P_HOPE]
@@ -750,7 +791,7 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
         voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
     """Play cards[:k] for seat uniformly at random: a random card next, then a uniform choice among
     the legal (conclude nothing / tale 0 / tale 1 first) x (play on tale 0 / 1) moves; after the
@@ -835,7 +876,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
     code = pint[s, I_SPLIT]
@@ -923,7 +964,7 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache, vs, vc):
     return choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     """choose_decide for face_up_at_least and expected. When the splitter's group values of this
     turn (vs hers, vc the chooser's, valued with her parameters) value alike with the chooser's
@@ -966,7 +1007,7 @@ def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def setup_decide(st, tbl, d, pint, pflt, rng):
     """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales."""
     if pint[1, I_SETUP] == SU_RANDOM:
@@ -994,7 +1035,7 @@ def setup_decide(st, tbl, d, pint, pflt, rng):
     return bj
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")  # one caller
 def final_first(st, seat, pint, rng):
     """At the end, which of two open tales the seat concludes first (the other one follows)."""
     if pint[seat, I_PLAY] == PL_RANDOM:
