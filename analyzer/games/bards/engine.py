@@ -1,12 +1,14 @@
-"""Battle of the Bards in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+"""Battle of the Bards in numba: one kernel (`run`) plays a block of games, for the batch (`batch`,
+blocks on several threads) and for a traced game (`play_one`).
 
 The state layout and rule primitives are in state.py, the decisions in policies.py. Randomness:
 stream 0 (DEAL) shuffles the deck once; stream 1 + seat holds that seat's random decisions. The
-batch plays chunks of CHUNK games in parallel, each chunk reusing one set of arrays (no allocation
-per game); a game's result depends only on (seed, game index), never on the chunking.
+batch plays blocks of games on a pool of Python threads (`run` releases the GIL), each block
+reusing one set of arrays (no allocation per game); a game's result depends only on (seed, game
+index), never on the blocks or the thread count.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games.bards.policies import (
     N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
@@ -16,7 +18,8 @@ from analyzer.games.bards.state import (
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
     R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
-from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
+from analyzer.rng import DEAL, reset_streams, shuffle
+from analyzer.threads import run_in_blocks
 
 TRACE_WIDTH = TRACE_FIXED + MAXC
 
@@ -34,26 +37,50 @@ def end_game(st, tbl, active, pint, rng, tr, on):
     conclude_all(st, tbl, 1 - active, pint, rng, tr, on)
 
 
-# the scratch arrays of a game (new_scratch; a batch reuses one set for many games): int64
+# the scratch arrays of a game (`scratch`; a batch reuses one set for many games): int64
 # ib = group cards, play_random's scratch, the hand, the two groups, the setup cards; float64
 # fb = the splitter's and the chooser's group values, the per-turn cache; the group values' tree.
 IB_G, IB_SCR, IB_HAND, IB_UP, IB_DN, IB_D, IB_SIZE = 0, 8, 24, 29, 34, 39, 43
 FB_VS, FB_VC, FB_CACHE = 0, 32, 64
 FB_SIZE = FB_CACHE + N_CACHE
+NO_ORDER = np.zeros(0, dtype=np.int64)  # run: deal by the seeded shuffle
+NO_TRACE = np.zeros((1, TRACE_WIDTH), dtype=np.int64)
 
 
-@njit(cache=True)
-def new_scratch():
-    """Scratch for `run`: every entry is written before it is read, so a set can serve game after game."""
-    return (np.zeros(IB_SIZE, dtype=np.int64), np.zeros(FB_SIZE, dtype=np.float64),
-            np.empty((NODES, N_NI), dtype=np.int64), np.empty((NODES, N_NF), dtype=np.float64))
+def scratch():
+    """The arrays `run` works in (allocated here, in Python, so that the kernel allocates nothing
+    and is compiled without reference counting): state, random streams and the scratch above. Every
+    entry is written before it is read, so a set can serve game after game."""
+    return (np.empty(ST_SIZE, dtype=np.int64), np.zeros(6, dtype=np.uint64), np.zeros(IB_SIZE, dtype=np.int64),
+            np.zeros(FB_SIZE, dtype=np.float64), np.empty((NODES, N_NI), dtype=np.int64),
+            np.empty((NODES, N_NF), dtype=np.float64))
 
 
-@njit(cache=True, _nrt=False)
-def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
-    """Play a game from the deck order already in st (state after init_state), with the scratch
-    arrays of new_scratch. Returns the number of trace events written, or -1 if the trace buffer
-    was too small."""
+@njit(cache=True, _nrt=False, nogil=True)
+def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf):
+    """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
+    freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
+    events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
+    Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
+    n = tbl.shape[0]
+    ne = 0
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        init_state(st, n)
+        if order.shape[0] == 0:
+            shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
+        else:
+            for j in range(n):
+                st[O_PILE + j] = order[j]
+        ne = play(st, tbl, pint, pflt, rng, out[i], tr, on, ib, fb, ni, nf)
+    return ne
+
+
+@njit(cache=True, _nrt=False, inline="always")
+def play(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
+    """Play a game from the deck order already in st (state after init_state), with the arrays of
+    `scratch` (inlined: its one caller is `run`). Returns the number of trace events written, or -1
+    if the trace buffer was too small."""
     n = st[S_N]
     g = ib[IB_G:IB_SCR]
     scr = ib[IB_SCR:IB_HAND]
@@ -156,60 +183,19 @@ def run(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
     return st[S_NE]
 
 
-@njit(cache=True)
-def play_game(seed, game, tbl, pint, pflt, out, trace, trace_on):
-    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
-
-    Returns the number of events written (-1 if the trace buffer was too small)."""
-    n = tbl.shape[0]
-    rng = new_streams(seed, game, 3)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    init_state(st, n)
-    shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
-    ib, fb, ni, nf = new_scratch()
-    return run(st, tbl, pint, pflt, rng, out, trace, trace_on, ib, fb, ni, nf)
+def play_one(seed, game, tbl, pint, pflt, out, trace, order=NO_ORDER):
+    """Play game `game` of the run keyed by `seed` (from deck `order` if given), events into `trace`;
+    fill `out`. Returns the number of events written (-1 if the trace buffer was too small)."""
+    return run(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True, *scratch())
 
 
-@njit(cache=True)
-def play_stacked(order, seed, game, tbl, pint, pflt, out, trace, trace_on):
-    """Like play_game but from a given deck order (top first); decisions still use (seed, game)."""
-    n = tbl.shape[0]
-    rng = new_streams(seed, game, 3)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    init_state(st, n)
-    for i in range(n):
-        st[O_PILE + i] = order[i]
-    ib, fb, ni, nf = new_scratch()
-    return run(st, tbl, pint, pflt, rng, out, trace, trace_on, ib, fb, ni, nf)
+CHUNK = 64  # games per block at the least (a block reuses one state array and scratch set)
 
 
-CHUNK = 64  # games a batch plays with one set of state and scratch arrays
+def play_block(seed, first_game, lo, hi, tbl, pint, pflt, out):
+    run(seed, first_game, lo, hi, tbl, pint, pflt, out, NO_ORDER, NO_TRACE, False, *scratch())
 
 
-@njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, tbl, pint, pflt, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
-    reusing one state array, random state and scratch set (every game starts from init_state and
-    freshly keyed streams)."""
-    n = tbl.shape[0]
-    # tbl, pint, pflt are the caller's arrays, shared by the threads: private copies (as the batch
-    # once made per game) measured slower, not faster, now that the hot helpers are inlined
-    rng = new_streams(seed, first_game + lo, 3)
-    st = np.empty(ST_SIZE, dtype=np.int64)
-    ib, fb, ni, nf = new_scratch()
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    pile = st[O_PILE:O_PILE + n]
-    for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        init_state(st, n)
-        shuffle(rng, DEAL, pile, n)
-        run(st, tbl, pint, pflt, rng, out[i], dummy, False, ib, fb, ni, nf)
-
-
-@njit(cache=True, parallel=True)
 def batch(seed, first_game, tbl, pint, pflt, out):
-    ng = out.shape[0]
-    nch = (ng + CHUNK - 1) // CHUNK
-    for c in prange(nch):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), tbl, pint, pflt, out)
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads."""
+    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game), (tbl, pint, pflt, out))

@@ -20,9 +20,8 @@ def play_traced(encoded, seed, game_index, order=None):
 
     def play(buf):
         if order is None:
-            return E.play_game(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, True)
-        return E.play_stacked(np.asarray(order, dtype=np.int64), np.uint64(seed), game_index, tbl,
-                              pint, pflt, out, buf, True)
+            return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf)
+        return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, np.asarray(order, dtype=np.int64))
 
     events = [decode(row, tbl) for row in record_events(play, 2048, E.TRACE_WIDTH)]
     add_running_scores(events)

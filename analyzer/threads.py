@@ -1,0 +1,34 @@
+"""Parallel batches without numba's `parallel=True`: a nogil chunk kernel run on a pool of Python threads.
+
+A `prange` batch makes numba compile the whole game a second time (as a gufunc): for Battle of the
+Bards that was a third of the cold compile. A kernel jitted with `nogil=True` runs in parallel on
+plain threads instead. The games are cut into contiguous blocks (several per thread, taken as threads
+free up, so a thread slowed by a busy machine does not hold the others back); every game's result
+depends only on its index, so neither the blocks nor the thread count change any result.
+"""
+from concurrent.futures import ThreadPoolExecutor
+
+import numba
+
+BLOCKS_PER_THREAD = 8  # small enough blocks to balance the threads, large enough to amortise a call
+
+
+def blocks(n, step, threads):
+    """(lo, hi) ranges covering 0..n-1: multiples of `step` games, about BLOCKS_PER_THREAD per thread."""
+    per = -(-n // (threads * BLOCKS_PER_THREAD))
+    size = max(step, -(-per // step) * step)
+    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+
+
+def run_in_blocks(kernel, n, step, head, tail):
+    """kernel(*head, lo, hi, *tail) for blocks covering games 0..n-1, on numba.get_num_threads() threads
+    (the caller's setting: the runner's --threads)."""
+    threads = numba.get_num_threads()
+    todo = blocks(n, step, threads)
+    if threads == 1 or len(todo) == 1:
+        for lo, hi in todo:
+            kernel(*head, lo, hi, *tail)
+        return
+    with ThreadPoolExecutor(min(threads, len(todo))) as pool:
+        for f in [pool.submit(kernel, *head, lo, hi, *tail) for lo, hi in todo]:
+            f.result()
