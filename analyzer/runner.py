@@ -437,7 +437,9 @@ class Committer:
     def __enter__(self):
         from concurrent.futures import ThreadPoolExecutor
 
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="commit")
+        # numba's thread count is per thread: the commit thread folds with the run's --threads too
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="commit", initializer=numba.set_num_threads,
+                                       initargs=(numba.get_num_threads(),))
         return self
 
     def __exit__(self, *exc):
