@@ -100,7 +100,7 @@ def run_bench(games=1_000_000, only=None):
     cases = [(name, raw) for name, raw in CASES.items()
              if (not only or only in name) and raw["game"] in game_names()]
     if cases:
-        print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s}")
+        print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s} {'run/kernel':>10s}")
     figures = {}
     # the C program is timed before and after the analyzer's cases and its best kept: on a shared
     # machine the load changes during a bench, and neither side should be timed only in the busier part
@@ -108,7 +108,7 @@ def run_bench(games=1_000_000, only=None):
     for name, raw in cases:
         kernel, full = _warm(raw, games)
         figures[name] = kernel, full
-        print(f"{name:40s} {kernel:15,.0f} {full:13,.0f}", flush=True)
+        print(f"{name:40s} {kernel:15,.0f} {full:13,.0f} {full / kernel:10.2f}", flush=True)
     if C_CASE in figures:
         c_after = _c_reference(max(games, 1_000_000)) if c_before else None
         c_speed = max(c_before or 0, c_after or 0)

@@ -13,10 +13,12 @@ histograms. Every total is an integer sum, so the result does not depend on how 
 between threads or chunks. Cross products skip zero entries (most win and credit columns are 0).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
+
+from analyzer.threads import run_in_blocks
 
 CREDIT = 840  # a shared win among k seats gives each CREDIT // k (exact for k <= 8)
-PARTS = 32  # deals are folded in this many parts in parallel, then the parts are added up
+PARTS = 32  # deals are folded in this many parts (on threads), then the parts are added up
 
 # layout of a group's spec array (int64): sizes, then the unit (team or seat) of every seat and the
 # first seat of every unit
@@ -114,27 +116,23 @@ def _u(i):
     return np.uint64(i)
 
 
-@njit(cache=True, parallel=True)
-def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist):
-    """Add every deal of a chunk to a group's sums, upper-triangle cross products (xtx, symmetrised by
-    the caller), cross products with the baseline's row of the same deal (when with_base) and the
-    histograms of its game columns over all rotations (hist: columns x values)."""
+@njit(cache=True, nogil=True)
+def fold_parts(outs, spec, base_outs, base_spec, with_base, p_lo, p_hi, part_sums, part_xtx, part_cross, part_hist):
+    """Fold parts p_lo .. p_hi - 1 of a chunk's deals (PARTS parts of about equal size), each into its own
+    row of part_sums, part_xtx (upper triangle, flat), part_cross (flat) and part_hist. nogil: threads
+    fold different parts at once (analyzer.threads), and alongside the games of the next chunk."""
     n_deals = outs.shape[1]
-    width = sums.shape[0]
-    base_width = cross.shape[1]
+    width = part_sums.shape[1]
+    base_width = part_cross.shape[1] // width  # 0 without a baseline
     c = spec[SP_GAME_COLS]
-    part_sums = np.zeros((PARTS, width), dtype=np.int64)
-    # cross products as flat (row-major) arrays: the inner loops then index them with one add
-    part_xtx = np.zeros((PARTS, width * width), dtype=np.int64)
-    part_cross = np.zeros((PARTS, width * base_width), dtype=np.int64)
-    part_hist = np.zeros((PARTS, hist.shape[0], hist.shape[1]), dtype=np.int64)
-    for p in prange(PARTS):
-        row = np.empty(width, dtype=np.int64)
-        idx = np.empty(width, dtype=np.int64)
-        val = np.empty(width, dtype=np.int64)
-        base_row = np.empty(base_width, dtype=np.int64)
-        base_idx = np.empty(base_width, dtype=np.int64)
-        base_val = np.empty(base_width, dtype=np.int64)
+    row = np.empty(width, dtype=np.int64)
+    idx = np.empty(width, dtype=np.int64)
+    val = np.empty(width, dtype=np.int64)
+    base_row = np.empty(base_width, dtype=np.int64)
+    base_idx = np.empty(base_width, dtype=np.int64)
+    base_val = np.empty(base_width, dtype=np.int64)
+    for p in range(p_lo, p_hi):
+        # cross products as flat (row-major) arrays: the inner loops then index them with one add
         ps = part_sums[p]
         px = part_xtx[p]
         pc = part_cross[p]
@@ -159,10 +157,17 @@ def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hi
             for r in range(outs.shape[0]):
                 for k in range(c):
                     ph[k, outs[r, i, k]] += 1
-    for p in range(PARTS):
+
+
+@njit(cache=True, nogil=True)
+def add_parts(part_sums, part_xtx, part_cross, part_hist, with_base, sums, xtx, cross, hist):
+    """Add the parts up: sums += parts' sums, and so on (xtx: the upper triangle only)."""
+    width = sums.shape[0]
+    base_width = cross.shape[1]
+    for p in range(part_sums.shape[0]):
         for a in range(width):
             sums[a] += part_sums[p, a]
-            for b in range(width):
+            for b in range(a, width):
                 xtx[a, b] += part_xtx[p, a * width + b]
             if with_base:
                 for b in range(base_width):
@@ -170,3 +175,19 @@ def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hi
         for k in range(hist.shape[0]):
             for v in range(hist.shape[1]):
                 hist[k, v] += part_hist[p, k, v]
+
+
+def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist):
+    """Add every deal of a chunk to a group's sums, upper-triangle cross products (xtx, symmetrised by
+    the caller), cross products with the baseline's row of the same deal (when with_base) and the
+    histograms of its game columns over all rotations (hist: columns x values). The deals are folded
+    in PARTS parts on numba.get_num_threads() threads; integer sums, so neither changes any total."""
+    width = sums.shape[0]
+    base_width = cross.shape[1]
+    part_sums = np.zeros((PARTS, width), dtype=np.int64)
+    part_xtx = np.zeros((PARTS, width * width), dtype=np.int64)
+    part_cross = np.zeros((PARTS, width * base_width if with_base else 0), dtype=np.int64)
+    part_hist = np.zeros((PARTS,) + hist.shape, dtype=np.int64)
+    run_in_blocks(fold_parts, PARTS, 1, (outs, spec, base_outs, base_spec, with_base),
+                  (part_sums, part_xtx, part_cross, part_hist))
+    add_parts(part_sums, part_xtx, part_cross, part_hist, with_base, sums, xtx, cross, hist)

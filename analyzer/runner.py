@@ -386,36 +386,79 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     bar = progress_bar(sc, total) if progress else None
     looks = Looks(sc, total)
     looks.prepare(tally)
-    done = 0
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
+    played = 0  # games played and handed to the fold
     t0 = time.perf_counter()
     with Interrupts() as interrupts:
         try:
-            while done < total and interrupts.signal is None and not looks.stopped:
-                n = min(size, total - done, looks.next_checkpoint(done) - done)
-                started = time.perf_counter()
-                outs = play_chunk(sc, done, n, interrupts)
-                if outs is None:
-                    break  # interrupted inside the chunk: it is dropped whole
-                # commit: every summary, histogram, sweep sum and Parquet file takes the chunk, or none does
-                if rows is not None:
-                    rows.write(outs, done)
-                tally.fold(outs, done)
-                done += n
-                if bar is not None:
-                    bar.update(n)
-                looks.look(done, tally, bar)
-                per_deal = (time.perf_counter() - started) / n
-                size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
+            with Committer(tally, rows) as commits:  # (its exit waits for a commit under way)
+                while played < total and interrupts.signal is None and not looks.stopped:
+                    n = min(size, total - played, looks.next_checkpoint(played) - played)
+                    started = time.perf_counter()
+                    # the previous chunk is being folded meanwhile, on other threads
+                    outs = play_chunk(sc, played, n, interrupts)
+                    commits.wait()
+                    if outs is None:
+                        break  # interrupted inside the chunk: it is dropped whole
+                    commits.start(outs, played)
+                    played += n
+                    if bar is not None:
+                        bar.update(n)
+                    if played in looks.checkpoints:
+                        commits.wait()
+                        looks.look(played, tally, bar)
+                    per_deal = (time.perf_counter() - started) / n
+                    size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
+                commits.wait()
         finally:
             if bar is not None:
                 bar.close()
             if rows is not None:
                 rows.close()
+    done = tally.n
     wall = time.perf_counter() - t0
     return RunResult(sc, _group_results(sc, tally), done, done < total and not looks.stopped, wall, used_threads,
                      chunk_size, rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
                      interrupts.signal, stop_reason=looks.reason)
+
+
+
+class Committer:
+    """Commits played chunks on a background thread, so that a chunk is folded while the next one is
+    played (both release the GIL). A chunk is committed whole: every summary, histogram, sweep sum and
+    Parquet file takes it, in game order, one chunk at a time; wait() returns once it has (and raises
+    what the commit raised)."""
+
+    def __init__(self, tally: Tally, rows: "ParquetRows | None"):
+        self.tally = tally
+        self.rows = rows
+        self.pending = None
+
+    def __enter__(self):
+        from concurrent.futures import ThreadPoolExecutor
+
+        # numba's thread count is per thread: the commit thread folds with the run's --threads too
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="commit", initializer=numba.set_num_threads,
+                                       initargs=(numba.get_num_threads(),))
+        return self
+
+    def __exit__(self, *exc):
+        self.pool.shutdown(wait=True)  # an exception leaves no commit running behind it
+        return False
+
+    def start(self, outs, first):
+        assert self.pending is None, "one chunk at a time, in game order"
+        self.pending = self.pool.submit(self._commit, outs, first)
+
+    def _commit(self, outs, first):
+        if self.rows is not None:
+            self.rows.write(outs, first)
+        self.tally.fold(outs, first)
+
+    def wait(self):
+        pending, self.pending = self.pending, None
+        if pending is not None:
+            pending.result()
 
 
 class Looks:
