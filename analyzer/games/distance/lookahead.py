@@ -180,7 +180,9 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
     Scratch (allocated by the caller): sst (a state), pool (MAXC card ids), cand (MAXCAND x 4), sums
     (MAXCAND), rng2 (a random state of >= 1 stream), zrates (zeros), dout (a result row), dtr (a trace)."""
     m = _candidates(st, seat, need, rng, cand)
-    if m <= 1:
+    if m == 0:
+        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+    if m == 1:
         return cand[0, 0], cand[0, 1], cand[0, 2], cand[0, 3]
     n = st[S_N]
     off = np.int64(0)
