@@ -144,5 +144,5 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/distance.md",
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
-            {"label": "greedy", "policy": "greedy"}),
+            {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8}),
 )
