@@ -24,7 +24,8 @@ on its stream and dealt back (each other hand its size, the rest the stock); eve
 on that same deal (common random numbers) and the game continues with greedy for every seat (declaring
 block_next, no human errors) for `horizon` turns (0: to the end, or the turn cap). Outcome of a
 playout: +100 if it won, -100 if another seat won, otherwise (the fewest cards another seat holds) minus
-(the cards it holds). It takes the candidate with the best mean outcome (the first on ties).
+(the cards it holds). It takes the candidate with the best mean outcome, but greedy's play stands unless
+another beats it by more than one playout turned from a loss into a win (noise, with a few samples).
 """
 import numpy as np
 from numba import njit
@@ -246,9 +247,11 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
                         fewest = min(fewest, sst[O_HN + o])
                 score = fewest - sst[O_HN + seat]
             sums[c] += score
+    # greedy's play (candidate 0) stands unless another beats it by more than one playout turned from a loss
+    # into a win (2 x WIN_SCORE in the sums): with a few samples, smaller differences are mostly noise
     best = 0
     for c in range(1, m):
-        if sums[c] > sums[best]:
+        if sums[c] > sums[best] + (2 * WIN_SCORE if best == 0 else 0):
             best = c
     return cand[best, 0], cand[best, 1], cand[best, 2], cand[best, 3]
 
