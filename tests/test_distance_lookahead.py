@@ -93,3 +93,29 @@ def test_lookahead_beats_greedy_head_to_head_with_seats_rotated():
     share = wins / decided
     low = share - 1.96 * (share * (1 - share) / decided) ** 0.5
     assert low > 0.5, (share, low, decided)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_traced_lookahead_game_equals_batch_game_with_1_and_2_threads(players):
+    import numba
+
+    raw = {"game": "distance", "games": 40, "seed": 3, "players": players, "all_seats": {"policy": "greedy"},
+           "seats": {"0": {"policy": "lookahead", "samples": 2}, str(players - 1): {"policy": "lookahead",
+                                                                                     "samples": 3, "horizon": 4}},
+           "rules": {"interval": "random", "misplay_rate": 0.05}}
+    before = numba.get_num_threads()
+    try:
+        numba.set_num_threads(1)
+        one = _rows(raw)
+        numba.set_num_threads(min(2, numba.config.NUMBA_NUM_THREADS))
+        two = _rows(raw)
+    finally:
+        numba.set_num_threads(before)
+    assert np.array_equal(one, two)
+    enc = from_dict(raw).arms[0].encoded(GAME)
+    for index in (0, 17, 39):
+        events, row = GAME.play_traced(enc, raw["seed"], index)
+        assert np.array_equal(row, one[index])
+        alone = np.zeros((1, one.shape[1]), dtype=np.int64)
+        GAME.run_batch(enc, raw["seed"], index, alone)
+        assert np.array_equal(alone[0], row)
