@@ -119,3 +119,19 @@ def test_traced_lookahead_game_equals_batch_game_with_1_and_2_threads(players):
         alone = np.zeros((1, one.shape[1]), dtype=np.int64)
         GAME.run_batch(enc, raw["seed"], index, alone)
         assert np.array_equal(alone[0], row)
+
+
+def test_a_scenario_without_lookahead_never_compiles_or_loads_the_lookahead_kernel():
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\n"
+            "from analyzer.games.distance import GAME, lookahead as LA\n"
+            "from analyzer.scenario import from_dict\n"
+            "sc = from_dict({'game': 'distance', 'games': 50, 'seed': 1, 'players': 4})\n"
+            "out = np.zeros((50, len(GAME.columns(4))), dtype=np.int64)\n"
+            "GAME.run_batch(sc.arms[0].encoded(GAME), 1, 0, out)\n"
+            "GAME.play_traced(sc.arms[0].encoded(GAME), 1, 3)\n"
+            "print(len(LA.play_chunk_look.signatures), len(LA.play_game_look.signatures), len(LA.run_look.signatures))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert res.stdout.split() == ["0", "0", "0"]
