@@ -17,6 +17,9 @@ CONFIGS = [
      [{"policy": "greedy"}, {"policy": "random", "declare": "block_next"}, {"policy": "conserve", "wild_reserve": 5},
       {"policy": "greedy", "interval": "worst_for_next"}]),
     (2, {"interval": "fourths", "hand_size": 20, "misplay_rate": 0.05}, [{"policy": "greedy"}, {"policy": "random"}]),
+    (3, {"interval": "random", "misplay_rate": 0.05, "forget_call_rate": 0.2},
+     [{"policy": "lookahead", "samples": 2}, {"policy": "random"}, {"policy": "lookahead", "samples": 3, "horizon": 3,
+                                                                     "declare": "easy_self"}]),
 ]
 
 

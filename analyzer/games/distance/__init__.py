@@ -3,6 +3,7 @@ import numpy as np
 
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.distance import engine as E
+from analyzer.games.distance import lookahead as LA
 from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
 from analyzer.games.distance import state as S
@@ -39,6 +40,17 @@ POLICIES = (
            _params("block_next")),
     Policy("greedy", P.P_GREEDY, "empties its hand fastest: every card of the fitting pitch class it holds most of, "
                                  "and every wild", _params("block_next")),
+    Policy("lookahead", P.P_LOOKAHEAD,
+           "Monte Carlo: each candidate play (greedy's, 1 or all of each fitting pitch class with no or every wild, "
+           "wilds alone) is tried on `samples` redeals of the cards it cannot see and played on with greedy for "
+           "every seat; it takes the best mean outcome (+100 its win, -100 another's, else hand-size margin)",
+           _params("block_next") + (
+               Param("samples", "int", 8, "lookahead only: redeals of the unseen cards per decision (each candidate "
+                     "is played out on every one); cost grows linearly", 1, 256),
+               Param("horizon", "int", 0, "lookahead only: turns each playout runs after its play (0 = to the end of "
+                     "the game); with a horizon an unfinished playout scores (fewest cards of another seat) minus "
+                     "(its own cards)", 0, 500),
+           )),
 )
 
 
@@ -68,6 +80,8 @@ def encode(rules, seats):
         cfg[par + S.PAR_INTERVAL] = INTERVAL_CHOICES.index(s.params["interval"])
         cfg[par + S.PAR_FIXED] = s.params["fixed_interval"]
         cfg[par + S.PAR_RESERVE] = s.params["wild_reserve"]
+        cfg[par + S.PAR_SAMPLES] = s.params.get("samples", 0)
+        cfg[par + S.PAR_HORIZON] = s.params.get("horizon", 0)
     steps = [k - 1 for k in rules["random_intervals"]]
     cfg[S.O_STEPS:S.O_STEPS + len(steps)] = steps
     cfg[S.C_NSTEPS] = len(steps)
@@ -81,8 +95,12 @@ def encode(rules, seats):
 
 
 def batch(seed, first_game, config, rates, names, out):
-    """The numba batch, without the card names (they are for the trace)."""
-    E.batch(seed, first_game, config, rates, out)
+    """The numba batch, without the card names (they are for the trace). With a lookahead seat, the
+    lookahead kernel (compiled on first use; the default kernel never compiles it)."""
+    if LA.uses_lookahead(config):
+        LA.batch_look(seed, first_game, config, rates, out)
+    else:
+        E.batch(seed, first_game, config, rates, out)
 
 
 GAME = Game(
@@ -126,5 +144,5 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/distance.md",
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
-            {"label": "greedy", "policy": "greedy"}),
+            {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8}),
 )

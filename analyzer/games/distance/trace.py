@@ -6,6 +6,7 @@ import numpy as np
 
 from analyzer.games.base import plural, record_events
 from analyzer.games.distance import engine as E
+from analyzer.games.distance import lookahead as LA
 from analyzer.games.distance import state as S
 from analyzer.games.distance.rules import LETTERS
 
@@ -19,8 +20,9 @@ def play_traced(encoded, seed, game_index, names=None):
     config, rates, card_names = encoded
     n = int(config[S.C_PLAYERS])
     out = np.zeros(len(E.columns(n)), dtype=np.int64)
+    play = LA.play_game_look if LA.uses_lookahead(config) else E.play_game
     rows = record_events(
-        lambda buf: E.play_game(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
+        lambda buf: play(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
         1024, S.TRACE_WIDTH)
     return [decode(row, card_names, n) for row in rows], out
 

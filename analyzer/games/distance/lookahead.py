@@ -1,0 +1,402 @@
+"""The Distance `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the unseen cards.
+
+The pattern (other games follow it):
+- a separate kernel entry. `play_chunk_look` / `play_game_look` / `run_look` play the game like
+  engine.play_chunk / play_game / run, but a seat whose policy is P_LOOKAHEAD decides by simulation.
+  The Python `batch` and the trace call them only when some seat plays lookahead (`uses_lookahead`),
+  so the default kernels never compile this module: their compile time and speed are unchanged, and
+  this kernel compiles (lazily, cached) on first use.
+- no allocation in the decision loop: every scratch array (a state copy, the pool of unseen cards, the
+  candidates and their score sums, a random state for the playouts, a dummy result row and trace) is
+  allocated once per chunk (play_chunk_look) or per traced game and passed down; run_look keeps
+  `_nrt=False` as engine.run does.
+- reproducible: the decision draws only from the seat's own stream (1 + seat), the playouts from a
+  private random state keyed from that stream, so a game depends only on (seed, game index), whatever
+  the threads and chunks.
+
+The decision. Candidates (a small set, not every legal play): the play greedy would make (first, so
+ties keep greedy's choice), then for every fitting pitch class it holds: 1 note or all of them, each
+with no wild or every wild; wilds alone: 1 or all; when any letter may be played (after a wild start
+card), each of those with every letter the cards can be declared as. Duplicates are dropped. With one
+candidate it plays it at once. Otherwise, for each of `samples` deals: the unseen cards (the other
+hands and the stock; it sees its own hand, the discard pile and the other hands' sizes) are shuffled
+on its stream and dealt back (each other hand its size, the rest the stock); every candidate is played
+on that same deal (common random numbers) and the game continues with greedy for every seat (declaring
+block_next, no human errors) for `horizon` turns (0: to the end, or the turn cap). Outcome of a
+playout: +100 if it won, -100 if another seat won, otherwise (the fewest cards another seat holds) minus
+(the cards it holds). It takes the candidate with the best mean outcome, but greedy's play stands unless
+another beats it by more than one playout turned from a loss into a win (noise, with a few samples).
+"""
+import numpy as np
+from numba import njit
+
+from analyzer.games import drama
+from analyzer.games.distance.engine import (
+    C_DRAWN, C_END, C_INTERVAL, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
+    N_STREAMS_EXTRA, STATS, _attempt, _drama_look, _opening_power, _setup)
+from analyzer.games.distance.policies import (
+    DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_interval, choose_play, declare, popcount7, start_letter)
+from analyzer.games.distance.state import (
+    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STEP, C_TURN_CAP, DRAW_NORMAL, EV_DEAL, EV_DECK,
+    EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM,
+    MAXC, MAXK, MODE_FIXED, O_CKIND, MODE_RANDOM, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN, O_KMASK, O_PAR,
+    O_POL, O_STEPS, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NCARDS, S_NE, S_NEED, S_NSTOCK, S_OVF,
+    S_POS, S_STEP, ST_SIZE, TRACE_FIXED, WILD_LIST, add_to_hand, discard, draw, emit, fits, fitting_list, kinds_of,
+    n_kinds_of)
+from analyzer.rng import DEAL, below, new_streams, next_u64, reset_streams, shuffle
+from analyzer.threads import run_in_blocks
+
+MAXCAND = 128  # candidates of one decision (the set above has at most 12 x 2 x 2 x 2 + 14)
+WIN_SCORE = 100  # a playout's outcome: +WIN_SCORE won, -WIN_SCORE another won, else a hand-size margin
+
+
+def uses_lookahead(config):
+    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
+    return any(int(config[O_POL + s]) == P_LOOKAHEAD for s in range(int(config[S_N])))
+
+
+@njit(cache=True)
+def _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
+    """engine._attempt, compiled once here rather than inlined at every call site (the compile time)."""
+    return _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+
+
+@njit(cache=True)
+def _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on):
+    """A seat that holds nothing that fits: draw one card at a time, play a drawn card that fits, pass
+    after draw_limit (exactly engine.run's turn). Returns 1 if it drew or played (acted), else 0."""
+    n = st[S_N]
+    acted = 0
+    drawn = 0
+    played = 0
+    while draw_limit == 0 or drawn < draw_limit:
+        c, shuffled = draw(st, rng, tr, on)
+        out[n + C_RESHUFFLES] += shuffled
+        if c < 0:
+            break
+        drawn += 1
+        acted = 1
+        out[n + C_DRAWN] += 1
+        add_to_hand(st, seat, c)
+        ck = st[O_CKIND + c]
+        ck_mask = st[O_KMASK + ck]
+        playable = 1 if fits(ck_mask, need) else 0
+        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
+        if playable:
+            if ck_mask == ALL:
+                kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
+            else:
+                kind, notes, wilds = ck, np.int64(1), np.int64(0)
+            letter = need
+            if need == NEED_ANY:
+                letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
+            _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+            played = 1
+            break
+    if played == 0:
+        out[n + C_PASSES] += 1
+        emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
+    return acted
+
+
+@njit(cache=True)
+def _rollout(sst, seat, turn, stop, rng2, zrates, dout, dtr, off):
+    """Greedy play for every seat from `seat`'s turn (turn `turn` done) until a win, a stall or turn `stop`;
+    returns the winner or -1."""
+    n = sst[S_N]
+    draw_limit = sst[C_DRAW_LIMIT]
+    dry = 0
+    while turn < stop:
+        turn += 1
+        need = sst[S_NEED]
+        kind, notes, wilds, letter = choose_play(sst, seat, need, rng2)
+        if notes + wilds > 0:
+            _play(sst, seat, kind, notes, wilds, letter, zrates, rng2, dout, dtr, off)
+            acted = 1
+        else:
+            acted = _draw_phase(sst, seat, need, draw_limit, zrates, rng2, dout, dtr, off)
+        if sst[O_HN + seat] == 0:
+            return seat
+        dry = 0 if acted else dry + 1
+        if dry >= n:
+            return -1
+        seat = (seat + 1) % n
+    return -1
+
+
+@njit(cache=True)
+def _add(cand, m, kind, notes, wilds, letter):
+    """Append a candidate unless it is already there; returns the new count."""
+    for i in range(m):
+        if cand[i, 0] == kind and cand[i, 1] == notes and cand[i, 2] == wilds and cand[i, 3] == letter:
+            return m
+    if m >= cand.shape[0]:
+        return m
+    cand[m, 0] = kind
+    cand[m, 1] = notes
+    cand[m, 2] = wilds
+    cand[m, 3] = letter
+    return m + 1
+
+
+@njit(cache=True)
+def _candidates(st, seat, need, rng, cand):
+    """The candidate plays (see the module docstring) into cand; returns how many (0: nothing fits)."""
+    # greedy's own play first (ties keep it)
+    st[O_POL + seat] = P_GREEDY
+    kind, notes, wilds, letter = choose_play(st, seat, need, rng)
+    st[O_POL + seat] = P_LOOKAHEAD
+    if notes + wilds == 0:
+        return 0
+    m = _add(cand, 0, kind, notes, wilds, letter)
+    base = O_CNT + seat * MAXK
+    w_all = 0
+    for j in range(n_kinds_of(st, WILD_LIST)):
+        w_all += st[base + kinds_of(st, WILD_LIST, j)]
+    fitting = fitting_list(need)
+    for j in range(n_kinds_of(st, fitting)):
+        k = kinds_of(st, fitting, j)
+        c = st[base + k]
+        if c == 0:
+            continue
+        mask = st[O_KMASK + k] if need == NEED_ANY else (1 << need)
+        for nn in (1, c):
+            for ww in (0, w_all):
+                for letter in range(7):
+                    if (mask >> letter) & 1:
+                        m = _add(cand, m, k, nn, ww, letter)
+    if w_all > 0:
+        mask = ALL if need == NEED_ANY else (1 << need)
+        for ww in (1, w_all):
+            for letter in range(7):
+                if (mask >> letter) & 1:
+                    m = _add(cand, m, -1, 0, ww, letter)
+    return m
+
+
+@njit(cache=True)
+def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, dout, dtr):
+    """The lookahead seat's play at turn `turn`: (kind or -1, notes, wilds, letter); notes + wilds == 0:
+    nothing fits.
+    Scratch (allocated by the caller): sst (a state), pool (MAXC card ids), cand (MAXCAND x 4), sums
+    (MAXCAND), rng2 (a random state of >= 1 stream), zrates (zeros), dout (a result row), dtr (a trace)."""
+    m = _candidates(st, seat, need, rng, cand)
+    if m == 0:
+        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+    if m == 1:
+        return cand[0, 0], cand[0, 1], cand[0, 2], cand[0, 3]
+    n = st[S_N]
+    off = np.int64(0)
+    samples = st[O_PAR + seat * N_PAR + PAR_SAMPLES]
+    horizon = st[O_PAR + seat * N_PAR + PAR_HORIZON]
+    # the unseen cards: the other hands, then the stock
+    u = 0
+    for o in range(n):
+        if o != seat:
+            for i in range(st[O_HN + o]):
+                pool[u] = st[O_HAND + o * MAXC + i]
+                u += 1
+    for i in range(st[S_POS], st[S_NSTOCK]):
+        pool[u] = st[O_STOCK + i]
+        u += 1
+    # the playouts' configuration: everyone greedy, declaring block_next
+    for i in range(ST_SIZE):
+        sst[i] = st[i]
+    for s in range(n):
+        sst[O_POL + s] = P_GREEDY
+        sst[O_PAR + s * N_PAR + PAR_DECLARE] = DECLARE_BLOCK
+    for c in range(m):
+        sums[c] = 0
+    stop_cap = st[C_TURN_CAP]
+    stream = 1 + seat
+    for _ in range(samples):
+        shuffle(rng, stream, pool, u)
+        key = next_u64(rng, stream)
+        for c in range(m):
+            for i in range(O_GAME, ST_SIZE):
+                sst[i] = st[i]
+            # deal the unseen cards back: each other hand its size, the rest the stock
+            p = 0
+            for o in range(n):
+                if o != seat:
+                    for k in range(MAXK):
+                        sst[O_CNT + o * MAXK + k] = 0
+                    h = st[O_HN + o]
+                    sst[O_HN + o] = 0
+                    for i in range(h):
+                        add_to_hand(sst, o, pool[p])
+                        p += 1
+            for i in range(st[S_POS], st[S_NSTOCK]):
+                sst[O_STOCK + i] = pool[p]
+                p += 1
+            rng2[2 * DEAL] = key  # the same reshuffles for every candidate of this sample
+            rng2[2 * DEAL + 1] = np.uint64(0)
+            _play(sst, seat, cand[c, 0], cand[c, 1], cand[c, 2], cand[c, 3], zrates, rng2, dout, dtr, off)
+            winner = seat
+            if sst[O_HN + seat] != 0:
+                stop = stop_cap if horizon == 0 else min(stop_cap, turn + horizon)
+                winner = _rollout(sst, (seat + 1) % n, turn, stop, rng2, zrates, dout, dtr, off)
+            if winner == seat:
+                score = WIN_SCORE
+            elif winner >= 0:
+                score = -WIN_SCORE
+            else:
+                fewest = MAXC
+                for o in range(n):
+                    if o != seat:
+                        fewest = min(fewest, sst[O_HN + o])
+                score = fewest - sst[O_HN + seat]
+            sums[c] += score
+    # greedy's play (candidate 0) stands unless another beats it by more than one playout turned from a loss
+    # into a win (2 x WIN_SCORE in the sums): with a few samples, smaller differences are mostly noise
+    best = 0
+    for c in range(1, m):
+        if sums[c] > sums[best] + (2 * WIN_SCORE if best == 0 else 0):
+            best = c
+    return cand[best, 0], cand[best, 1], cand[best, 2], cand[best, 3]
+
+
+# _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller).
+@njit(cache=True, _nrt=False)
+def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, dout, dtr):
+    """engine.run with lookahead seats deciding by choose_look (the other seats exactly as in engine.run:
+    tests/test_distance_lookahead.py checks an all-greedy game gives engine.run's row)."""
+    n = st[S_N]
+    for i in range(out.shape[0]):
+        out[i] = 0
+    k = emit(st, tr, on, EV_DECK, st[S_NCARDS], 0, 0, 0, 0, 0, 0)
+    if k >= 0:
+        for i in range(st[S_NCARDS]):
+            tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
+    for _ in range(st[C_HAND]):
+        for s in range(n):
+            c = st[O_STOCK + st[S_POS]]
+            st[S_POS] += 1
+            add_to_hand(st, s, c)
+    c_drama = n + len(STATS) + n
+    _opening_power(st, out, c_drama + drama.N_COLUMNS)
+    _drama_look(st, 0)
+    for s in range(n):
+        k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)
+        if k >= 0:
+            for i in range(st[O_HN + s]):
+                tr[k, TRACE_FIXED + i] = st[O_HAND + s * MAXC + i]
+    mode = st[C_MODE]
+    chooser = -1
+    if mode == MODE_FIXED:
+        step = st[C_STEP]
+        how = HOW_FIXED
+    elif mode == MODE_RANDOM:
+        step = st[O_STEPS + below(rng, 1 + n, st[C_NSTEPS])]
+        how = HOW_RANDOM
+    else:
+        chooser = st[C_CHOOSER]
+        step = choose_interval(st, chooser)
+        how = HOW_CHOSEN
+    st[S_STEP] = step
+    out[n + C_INTERVAL] = step + 1
+    emit(st, tr, on, EV_INTERVAL, step + 1, how, chooser, 0, 0, 0, 0)
+    start = st[O_STOCK + st[S_POS]]
+    st[S_POS] += 1
+    discard(st, start)
+    mask = st[O_KMASK + st[O_CKIND + start]]
+    letter = -1
+    if mask == ALL:
+        need = NEED_ANY
+    elif popcount7(mask) == 1:
+        need = (popcount7(mask - 1) + step) % 7
+    else:
+        letter = start_letter(st, 0, mask, rng)
+        need = (letter + step) % 7
+    emit(st, tr, on, EV_START, start, need, 0, 0, 0, 0, 0)
+    if letter >= 0:
+        emit(st, tr, on, EV_START_LETTER, 0, letter, need, 0, 0, 0, 0)
+    st[S_NEED] = need
+
+    seat = 0
+    dry = 0
+    turn = 0
+    end = END_CAP
+    winner = -1
+    draw_limit = st[C_DRAW_LIMIT]
+    while turn < st[C_TURN_CAP]:
+        turn += 1
+        need = st[S_NEED]
+        emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
+        if st[O_POL + seat] == P_LOOKAHEAD:
+            kind, notes, wilds, letter = choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates,
+                                                     dout, dtr)
+        else:
+            kind, notes, wilds, letter = choose_play(st, seat, need, rng)
+        if notes + wilds > 0:
+            _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+            acted = 1
+        else:
+            acted = _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on)
+        _drama_look(st, turn)
+        if st[O_HN + seat] == 0:
+            winner = seat
+            end = END_WON
+            break
+        dry = 0 if acted else dry + 1
+        if dry >= n:
+            end = END_DEADLOCK
+            break
+        seat = (seat + 1) % n
+
+    if winner >= 0:
+        out[winner] = 1
+        out[n + C_NWIN] = 1
+    out[n + C_LEN] = turn
+    out[n + C_END] = end
+    for s in range(n):
+        out[n + len(STATS) + s] = st[O_HN + s]
+    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
+    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
+    if k >= 0:
+        for s in range(n):
+            tr[k, TRACE_FIXED + s] = st[O_HN + s]
+    if on and st[S_OVF] != 0:
+        return -1
+    return st[S_NE]
+
+
+@njit(cache=True)
+def _scratch(config, width):
+    """The decision scratch, allocated once per chunk or traced game."""
+    n_streams = config[S_N] + N_STREAMS_EXTRA
+    return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(MAXC, dtype=np.int64), np.zeros((MAXCAND, 4), dtype=np.int64),
+            np.zeros(MAXCAND, dtype=np.int64), np.zeros(2 * n_streams, dtype=np.uint64), np.zeros(2, dtype=np.float64),
+            np.zeros(width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+
+
+@njit(cache=True)
+def play_game_look(seed, game, config, rates, out, trace, trace_on):
+    """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
+    rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
+    st = config.copy()
+    _setup(st, rng)
+    sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[0])
+    return run_look(st, rates, rng, out, trace, trace_on, sst, pool, cand, sums, rng2, zrates, dout, dtr)
+
+
+@njit(cache=True, nogil=True)
+def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
+    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1."""
+    rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
+    st = config.copy()
+    dummy = np.zeros((1, 1), dtype=np.int64)
+    off = np.int64(0)
+    sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[1])
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        _setup(st, rng)
+        run_look(st, rates, rng, out[i], dummy, off, sst, pool, cand, sums, rng2, zrates, dout, dtr)
+
+
+LOOK_CHUNK = 4  # games per chunk: a lookahead game costs hundreds of greedy playouts
+
+
+def batch_look(seed, first_game, config, rates, out):
+    """engine.batch with the lookahead kernel (blocks of LOOK_CHUNK games on the thread pool)."""
+    run_in_blocks(play_chunk_look, out.shape[0], LOOK_CHUNK, (seed, first_game), (config, rates, out))
