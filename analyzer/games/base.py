@@ -6,8 +6,9 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
 - `policies`: its bot policies, each a `Policy` with numeric `Param`s;
 - `columns(n_players)`: the names of the per-game result columns its kernel fills (int64);
 - `encode(rules, seats)`: validated settings + seats -> the tuple of arrays the kernel takes;
-- `batch(seed, first_game, *encoded, out)`: fills out[i] with game first_game + i, on every thread
-  (a nogil numba kernel over blocks of games run by analyzer/threads.py; called through `Game.run_batch`);
+- `batch(seed, first_game, *encoded, out)`: fills out[i] with game first_game + i on every thread: a
+  `prange` numba kernel, or (Battle of the Bards) a nogil kernel run on threads by analyzer/threads.py
+  (called through `Game.run_batch`);
 - `play_traced(encoded, seed, game_index)`: (events, result row) of one game, played by the same
   numba code with event recording on (called through `Game.trace`);
 - `format_event(event)`: one event as a line a person reads;

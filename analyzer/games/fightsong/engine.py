@@ -1,4 +1,4 @@
-"""Fight Song in numba: one game per call (`play_game`), a batch over games (`batch`) on a pool of threads.
+"""Fight Song in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
 
 The state layout and the stacks are in state.py, the decisions in policies.py. Randomness: stream 0
 (DEAL) shuffles the three stacks once, at the start, in a fixed order (Game Play, Activity, Fight
@@ -9,7 +9,7 @@ arrays; a game's result depends only on (seed, game index).
 A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song card (A..A+F-1).
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from analyzer.games import drama
 from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
@@ -22,7 +22,6 @@ from analyzer.games.fightsong.state import (
     S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
-from analyzer.threads import run_in_blocks
 
 # rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
@@ -521,7 +520,7 @@ def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, sc
 CHUNK = 64  # games a batch plays with one set of state arrays
 
 
-@njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
+@njit(cache=True)
 def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
                deck_k, pol, par, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
@@ -539,10 +538,12 @@ def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, g
         run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i], dummy, off)
 
 
+@njit(cache=True, parallel=True)
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
           par, out):
-    """Games first_game .. first_game + len(out) - 1 into out, in blocks of whole chunks on
-    numba.get_num_threads() threads (analyzer/threads.py): no prange kernel to compile."""
-    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game),
-                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-                   par, out))
+    ng = out.shape[0]
+    nch = (ng + CHUNK - 1) // CHUNK
+    for c in prange(nch):
+        lo = c * CHUNK
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, order_gp, order_act, order_fs, gp_kind, how,
+                   score, vers, cval, gtab, lf, deck_k, pol, par, out)

@@ -1,4 +1,4 @@
-"""Bring the Noize in numba: one game per call, a batch over games on a pool of threads.
+"""Bring the Noize in numba: one game per call, a parallel batch over games.
 
 The stack is a cycle: dealing takes hands from the top, and gathering puts them back under the stack
 in the order they were dealt (seat order from the dealer's left, each hand in dealt order). So
@@ -11,12 +11,11 @@ threshold policy's every move, so that a decision in play is one load (`decide` 
 computed from the tails, used when the table would be too large).
 """
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from analyzer.games import drama
 from analyzer.prefetch import prefetch
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
-from analyzer.threads import run_in_blocks
 
 N_INST = 4
 GROUPIE = 4
@@ -539,7 +538,7 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
 
 
-@njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
+@njit(cache=True)
 def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     n = rules[R_PLAYERS]
@@ -553,8 +552,10 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
             cnt, row_at, moves, out[i], dummy, np.int64(0))
 
 
+@njit(cache=True, parallel=True)
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """Games first_game .. first_game + len(out) - 1 into out, in blocks of whole chunks on
-    numba.get_num_threads() threads (analyzer/threads.py): no prange kernel to compile."""
-    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game),
-                  (rules, deck, pol, par, table, actions, seat_rows, first_hand, out))
+    ng = out.shape[0]
+    for c in prange((ng + CHUNK - 1) // CHUNK):
+        lo = c * CHUNK
+        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
+                   first_hand, out)
