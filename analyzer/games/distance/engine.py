@@ -139,13 +139,10 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     return 1
 
 
-# _nrt=False: the game loop allocates nothing, and without numba's reference counting it does not pay
-# an atomic increment and decrement for every array a helper receives (a quarter of the time of a turn
-# when measured with perf); a helper that allocated would fail to compile here, not misbehave.
-@njit(cache=True, _nrt=False)
-def run(st, rates, rng, out, tr, on):
-    """Play a game from the deck order already in the stock (state after init_state); fill out.
-    Returns the number of trace events written, or -1 if the trace buffer was too small."""
+@njit(cache=True)
+def begin(st, rng, out, tr, on):
+    """The start of a game (run and lookahead.run_look): clear out, deal, record the opening card power
+    and drama, set the interval and the start card's letter (st[S_NEED])."""
     n = st[S_N]
     for i in range(out.shape[0]):
         out[i] = 0
@@ -200,6 +197,18 @@ def run(st, rates, rng, out, tr, on):
     if letter >= 0:
         emit(st, tr, on, EV_START_LETTER, 0, letter, need, 0, 0, 0, 0)
     st[S_NEED] = need
+
+
+# _nrt=False: the game loop allocates nothing, and without numba's reference counting it does not pay
+# an atomic increment and decrement for every array a helper receives (a quarter of the time of a turn
+# when measured with perf); a helper that allocated would fail to compile here, not misbehave.
+@njit(cache=True, _nrt=False)
+def run(st, rates, rng, out, tr, on):
+    """Play a game from the deck order already in the stock (state after init_state); fill out.
+    Returns the number of trace events written, or -1 if the trace buffer was too small."""
+    begin(st, rng, out, tr, on)
+    n = st[S_N]
+    c_drama = n + len(STATS) + n
 
     seat = 0
     dry = 0  # consecutive passes of players who found nothing at all to draw

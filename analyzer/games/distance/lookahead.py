@@ -32,18 +32,16 @@ from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.distance.engine import (
-    C_DRAWN, C_END, C_INTERVAL, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
-    N_STREAMS_EXTRA, STATS, _attempt, _drama_look, _opening_power, _setup)
+    C_DRAWN, C_END, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
+    N_STREAMS_EXTRA, STATS, _attempt, _drama_look, _setup, begin)
 from analyzer.games.distance.policies import (
-    DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_interval, choose_play, declare, popcount7, start_letter)
+    DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play, declare)
 from analyzer.games.distance.state import (
-    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STEP, C_TURN_CAP, DRAW_NORMAL, EV_DEAL, EV_DECK,
-    EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM,
-    MAXC, MAXK, MODE_FIXED, O_CKIND, MODE_RANDOM, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN, O_KMASK, O_PAR,
-    O_POL, O_STEPS, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NCARDS, S_NE, S_NEED, S_NSTOCK, S_OVF,
-    S_POS, S_STEP, ST_SIZE, TRACE_FIXED, WILD_LIST, add_to_hand, discard, draw, emit, fits, fitting_list, kinds_of,
+    ALL, C_DRAW_LIMIT, C_TURN_CAP, DRAW_NORMAL, EV_DRAW, EV_END, EV_PASS, EV_TURN, MAXC, MAXK, O_CKIND, N_PAR,
+    NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NE, S_NEED, S_NSTOCK, S_OVF,
+    S_POS, ST_SIZE, TRACE_FIXED, WILD_LIST, add_to_hand, draw, emit, fits, fitting_list, kinds_of,
     n_kinds_of)
-from analyzer.rng import DEAL, below, new_streams, next_u64, reset_streams, shuffle
+from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
 MAXCAND = 128  # candidates of one decision (the set above has at most 12 x 2 x 2 x 2 + 14)
@@ -261,57 +259,9 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
 def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, dout, dtr):
     """engine.run with lookahead seats deciding by choose_look (the other seats exactly as in engine.run:
     tests/test_distance_lookahead.py checks an all-greedy game gives engine.run's row)."""
+    begin(st, rng, out, tr, on)  # the deal, interval and start card, as engine.run
     n = st[S_N]
-    for i in range(out.shape[0]):
-        out[i] = 0
-    k = emit(st, tr, on, EV_DECK, st[S_NCARDS], 0, 0, 0, 0, 0, 0)
-    if k >= 0:
-        for i in range(st[S_NCARDS]):
-            tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
-    for _ in range(st[C_HAND]):
-        for s in range(n):
-            c = st[O_STOCK + st[S_POS]]
-            st[S_POS] += 1
-            add_to_hand(st, s, c)
     c_drama = n + len(STATS) + n
-    _opening_power(st, out, c_drama + drama.N_COLUMNS)
-    _drama_look(st, 0)
-    for s in range(n):
-        k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)
-        if k >= 0:
-            for i in range(st[O_HN + s]):
-                tr[k, TRACE_FIXED + i] = st[O_HAND + s * MAXC + i]
-    mode = st[C_MODE]
-    chooser = -1
-    if mode == MODE_FIXED:
-        step = st[C_STEP]
-        how = HOW_FIXED
-    elif mode == MODE_RANDOM:
-        step = st[O_STEPS + below(rng, 1 + n, st[C_NSTEPS])]
-        how = HOW_RANDOM
-    else:
-        chooser = st[C_CHOOSER]
-        step = choose_interval(st, chooser)
-        how = HOW_CHOSEN
-    st[S_STEP] = step
-    out[n + C_INTERVAL] = step + 1
-    emit(st, tr, on, EV_INTERVAL, step + 1, how, chooser, 0, 0, 0, 0)
-    start = st[O_STOCK + st[S_POS]]
-    st[S_POS] += 1
-    discard(st, start)
-    mask = st[O_KMASK + st[O_CKIND + start]]
-    letter = -1
-    if mask == ALL:
-        need = NEED_ANY
-    elif popcount7(mask) == 1:
-        need = (popcount7(mask - 1) + step) % 7
-    else:
-        letter = start_letter(st, 0, mask, rng)
-        need = (letter + step) % 7
-    emit(st, tr, on, EV_START, start, need, 0, 0, 0, 0, 0)
-    if letter >= 0:
-        emit(st, tr, on, EV_START_LETTER, 0, letter, need, 0, 0, 0, 0)
-    st[S_NEED] = need
 
     seat = 0
     dry = 0
