@@ -74,7 +74,7 @@ def empty_tale():
     return (z, z, z, z, z, z, z, z, z, z)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tale_of(st, tbl, seat, slot):
     """The simulation tuple of a real tale."""
     b = tbase(seat, slot)
@@ -508,13 +508,13 @@ def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
     return g0, g1, mga, mgb
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def node_tale(ni, n, b):
     return (ni[n, b], ni[n, b + 1], ni[n, b + 2], ni[n, b + 3], ni[n, b + 4], ni[n, b + 5], ni[n, b + 6],
             ni[n, b + 7], ni[n, b + 8], ni[n, b + 9])
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
     """Store a position as node n (its move values not computed yet, no children)."""
     for j in range(10):

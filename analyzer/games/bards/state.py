@@ -100,7 +100,7 @@ POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
 # =================================================================================================
 # trace
 # =================================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
     """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
     if not on:
@@ -128,7 +128,7 @@ def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
 # =================================================================================================
 # tales: summaries, adding a card, scoring
 # =================================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tbase(seat, slot):
     return O_TF + (seat * 2 + slot) * NF
 
@@ -219,7 +219,7 @@ def add_fields(a, b, c, tbl, mask, mexc):
         a[b + T_MP] += POP6[tbl[c, C_SUITS] & mask]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def fits(st, tbl, seat, slot, c):
     """Can c go on this tale (an empty slot starts a new tale)?"""
     b = tbase(seat, slot)
@@ -253,14 +253,14 @@ def set_meme(st, card, tbl):
     refresh_meme_points(st)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def draw(st):
     p = st[S_POS]
     st[S_POS] = p + 1
     return st[O_PILE + p]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pile_left(st):
     return st[S_N] - st[S_POS]
 
