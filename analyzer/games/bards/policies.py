@@ -409,26 +409,26 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
     o0 = t0[0] > 0
     o1 = t1[0] > 0
     if ex != 0:
-        ok, d = excuse_delta(t0, t1, -1, 0, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
-        if ok:
-            x0 = d + 0.0
-        ok, d = excuse_delta(t0, t1, -1, 1, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
-        if ok:
-            x1 = d + 0.0
-        if o0:
-            ok, d = excuse_delta(t0, t1, 0, 0, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
+        for k in range(6):  # one call site: excuse_delta is inlined once, not six times
+            pre = k // 2 - 1
+            if (pre == 0 and not o0) or (pre == 1 and not o1):
+                continue
+            ok, d = excuse_delta(t0, t1, pre, k % 2, cs, v, r, pc, mg if pre < 0 else (mga if pre == 0 else mgb),
+                                 mask, mexc, hope, mk, cat)
             if ok:
-                x2 = d + g0
-            ok, d = excuse_delta(t0, t1, 0, 1, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
-            if ok:
-                x3 = d + g0
-        if o1:
-            ok, d = excuse_delta(t0, t1, 1, 0, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
-            if ok:
-                x4 = d + g1
-            ok, d = excuse_delta(t0, t1, 1, 1, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
-            if ok:
-                x5 = d + g1
+                d += 0.0 if pre < 0 else (g0 if pre == 0 else g1)
+                if k == 0:
+                    x0 = d
+                elif k == 1:
+                    x1 = d
+                elif k == 2:
+                    x2 = d
+                elif k == 3:
+                    x3 = d
+                elif k == 4:
+                    x4 = d
+                else:
+                    x5 = d
         return x0, x1, x2, x3, x4, x5
     f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
     f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
