@@ -33,12 +33,18 @@ from analyzer.games.bards.state import (
     RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_RANDOM,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
-from analyzer.rng import below
+from analyzer import rng as R
 
 RECOVER = 0.3     # share of set points a tale that has lost the audience is still worth kept open
 E0_FACTOR = 1.0   # an empty tale slot is worth E0_FACTOR * hope
 SLACK_CAP = 3     # at most this many further cards count towards a tale's hope
 EPS = 1e-9
+
+@njit(cache=True, forceinline=True)
+def below(rng, stream, n):
+    """analyzer.rng.below, inlined by LLVM: numba's own inlining of it copied its IR into every caller."""
+    return R.below(rng, stream, n)
+
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
 
