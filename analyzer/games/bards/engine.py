@@ -82,7 +82,6 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
     events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
     Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
     n = tbl.shape[0]
-    g = ib[IB_G:IB_SCR]
     scr = ib[IB_SCR:IB_HAND]
     hand = ib[IB_HAND:IB_UP]
     upc = ib[IB_UP:IB_DN]
@@ -177,7 +176,7 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
                 for i in range(nd):
                     tr[k, TRACE_FIXED + nu + i] = dnc[i]
             chooser = 1 - active
-            take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, g, cache, vs, vc)
+            take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf)
             emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
             if take != 0:
                 st[O_STAT + R_CHOSEUP] += 1

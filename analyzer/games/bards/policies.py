@@ -366,24 +366,6 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
     return t0, t1, mg, banked
 
 
-@njit(cache=True, inline="always")  # one caller
-def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
-    """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
-    prepared: the tales come from base_tales (the first round of conclusions is already made)."""
-    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
-    mg = False
-    banked = 0
-    if not prepared:
-        t0, t1, mg, banked = vol_t(t0, t1, False, mask, mexc, hope, mk, cat)
-    used = 0
-    while used != avail:
-        i, pre, slot = pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat)
-        used |= 1 << i
-        t0, t1, mg, banked = apply_move(t0, t1, mg, banked, pre, slot, ccs[i], cv[i], cr[i], cpc[i], cex[i],
-                                        mask, mexc, hope, mk, cat)
-    return banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
-
-
 # -------------------------------------------------------------------------------------------------
 # the same greedy play, shared between groups: `sim` replayed on a tree of positions
 # -------------------------------------------------------------------------------------------------
@@ -394,6 +376,7 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
 # positions reached are kept as nodes of a tree, each with its cards' move values (computed once)
 # and the node each move leads to: a group's value replays the very same scan over the cached move
 # values, then follows the moves down the tree. The results are those of `sim`, bit for bit.
+ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
 NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
 # node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
 # first, move values computed (per card), child node of each card's six moves (-1: not visited),
@@ -580,16 +563,7 @@ def base_tales(st, tbl, seat, pr):
 
 
 @njit(cache=True)
-def value_of(st, tbl, seat, cards, k, pr):
-    """Value for `seat` of receiving cards[:k] (greedy play of them, against receiving nothing)."""
-    t0, t1 = base_tales(st, tbl, seat, pr)
-    ccs, cv, cr, cpc, cex = card_tuples(tbl, cards, k)
-    return sim(t0, t1, (1 << k) - 1, ccs, cv, cr, cpc, cex, st[S_MASK], st[S_MEXC], pr[P_HOPE],
-               pr[P_MEME_KEEP], pr[P_CONCLUDE_AT], True)
-
-
-@njit(cache=True)
-def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
+def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30: `sim` of each
     group, replayed on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
@@ -605,6 +579,8 @@ def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
     vals[0] = 0.0
     vals[31] = 0.0
     for m in range(1, 31):
+        if ((want >> m) & 1) == 0:
+            continue
         n = 0
         used = 0
         while used != m:
@@ -890,8 +866,8 @@ def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     c = 1 - s
     spite = pr[P_SPITE]
     thr = pr[P_THRESHOLD]
-    group_values(st, tbl, s, hand, pr, vs, ni, nf)
-    group_values(st, tbl, c, hand, pr, vc, ni, nf)
+    group_values(st, tbl, s, hand, pr, vs, ALL_GROUPS, ni, nf)
+    group_values(st, tbl, c, hand, pr, vc, ALL_GROUPS, ni, nf)
     cache[C_GV] = 1.0
     if code == SP_GREEDY:
         ch = pint[s, I_CHOOSE]
@@ -963,35 +939,36 @@ def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
 
 
 @njit(cache=True, inline="always")
-def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache, vs, vc):
+def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
     """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
     if pint[c, I_CHOOSE] == CH_RANDOM:
         return below(rng, 1 + c, 2)
-    return choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc)
+    return choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf)
 
 
 @njit(cache=True, inline="always")  # one caller
-def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
-    """choose_decide for face_up_at_least and expected. When the splitter's group values of this
-    turn (vs hers, vc the chooser's, valued with her parameters) value alike with the chooser's
-    parameters, they are the values used here."""
+def choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf):
+    """choose_decide for face_up_at_least and expected, from the group values vc (the chooser's) and
+    vs (the splitter's). The splitter's values of this turn serve when the two seats value alike;
+    otherwise the groups needed are valued here with the chooser's parameters (into vc and vs)."""
     code = pint[c, I_CHOOSE]
     pr = pflt[c]
     s = 1 - c
-    reuse = cache[C_GV] != 0.0 and same_values(pflt, c, s)
-    k = 0
-    for i in range(5):
-        if (up >> i) & 1:
-            g[k] = hand[i]
-            k += 1
-    vcu = vc[up] if reuse else value_of(st, tbl, c, g, k, pr)
+    spite = pr[P_SPITE]
+    down = 31 ^ up
+    if cache[C_GV] == 0.0 or not same_values(pflt, c, s):
+        want = np.int64(1) << up
+        if code != CH_AT_LEAST:
+            for i in range(5):
+                if (down >> i) & 1:
+                    want |= np.int64(1) << (1 << i)
+        group_values(st, tbl, c, hand, pr, vc, want, ni, nf)
+        if code != CH_AT_LEAST and spite != 0.0:
+            group_values(st, tbl, s, hand, pr, vs, want, ni, nf)
+    vcu = vc[up]
     if code == CH_AT_LEAST:
         return 1 if vcu >= pr[P_THRESHOLD] else 0
-    spite = pr[P_SPITE]
-    vsu = 0.0
-    if spite != 0.0:
-        vsu = vs[up] if reuse else value_of(st, tbl, s, g, k, pr)
-    down = 31 ^ up
+    vsu = vs[up] if spite != 0.0 else 0.0
     kd = pop6(down)
     # the unseen cards: the draw pile and the face-down group (the chooser knows them as a set)
     sum_c = pile_sum_cached(st, tbl, c, c, pflt, cache)
@@ -999,15 +976,9 @@ def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     n_unseen = st[S_N] - st[S_POS] + kd
     for i in range(5):
         if (down >> i) & 1:
-            if reuse:
-                sum_c += vc[1 << i]
-                if spite != 0.0:
-                    sum_s += vs[1 << i]
-            else:
-                g[0] = hand[i]
-                sum_c += value_of(st, tbl, c, g, 1, pr)
-                if spite != 0.0:
-                    sum_s += value_of(st, tbl, s, g, 1, pr)
+            sum_c += vc[1 << i]
+            if spite != 0.0:
+                sum_s += vs[1 << i]
     ec = kd * sum_c / n_unseen
     es = kd * sum_s / n_unseen
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
