@@ -10,6 +10,7 @@ index), never on the blocks or the thread count.
 import numpy as np
 from numba import njit
 
+from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.policies import (
     N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
     split_decide)
@@ -31,7 +32,7 @@ def n_columns():
     return N_COLS
 
 
-@njit(cache=True)
+@helper()
 def _drama_look(st, turn):
     """The drama block sees both scores after `turn` (0: the setup)."""
     st[O_DRAMA + drama.D_STAND] = st[S_SCORE]
@@ -39,7 +40,7 @@ def _drama_look(st, turn):
     drama.look(st, O_DRAMA, 2, turn)
 
 
-@njit(cache=True)
+@helper()
 def _setup_power(st, tbl, seat, a, b):
     """Card power: the best audience value of the seat's two setup cards, as a category (result columns)."""
     v = max(tbl[a, C_VALUE], tbl[b, C_VALUE])

@@ -26,6 +26,7 @@ meme points makes the next meme unknown: from then on the simulation counts no m
 import numpy as np
 from numba import njit
 
+from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
 from analyzer.games.bards.state import (
     CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
@@ -33,17 +34,17 @@ from analyzer.games.bards.state import (
     RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_RANDOM,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
-from analyzer import rng as R
+from analyzer import rng as random_streams
 
 RECOVER = 0.3     # share of set points a tale that has lost the audience is still worth kept open
 E0_FACTOR = 1.0   # an empty tale slot is worth E0_FACTOR * hope
 SLACK_CAP = 3     # at most this many further cards count towards a tale's hope
 EPS = 1e-9
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def below(rng, stream, n):
-    """analyzer.rng.below, inlined by LLVM: numba's own inlining of it copied its IR into every caller."""
-    return R.below(rng, stream, n)
+    """analyzer.rng.below, inlined by LLVM: numba's own inlining copied its IR into each of 11 callers."""
+    return random_streams.below(rng, stream, n)
 
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
@@ -52,7 +53,7 @@ PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int6
 # =================================================================================================
 # the evaluation
 # =================================================================================================
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def kv(n, mv, setp, mp, blk, hope, mk, cat):
     """Keep value of a tale: n cards, highest audience value mv, set points, meme points mp,
     blocked by an Excuse; parameters hope, meme_keep (mk), conclude_at (cat)."""
@@ -69,18 +70,18 @@ def kv(n, mv, setp, mp, blk, hope, mk, cat):
     return setp + mk * mp + hope * slack
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def pop6(x):
     return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def empty_tale():
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def tale_of(st, tbl, seat, slot):
     """The simulation tuple of a real tale."""
     b = tbase(seat, slot)
@@ -90,7 +91,7 @@ def tale_of(st, tbl, seat, slot):
             st[b + T_H2], st[b + T_H3], st[b + T_BLK])
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def t_add(t, cs, v, r, pc, exc, mask, mexc):
     """The tale t with one more card (suits cs, value v, pairing rank r, packed suits pc, Excuse)."""
     n, mv, ls, setp, mp, pk, h1, h2, h3, blk = t
@@ -115,12 +116,12 @@ def t_add(t, cs, v, r, pc, exc, mask, mexc):
     return (n, mv, cs, setp, mp, pk, h1, h2, h3, exc)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def kv_t(t, mg, hope, mk, cat):
     return kv(t[0], t[1], t[3], 0 if mg else t[4], t[9], hope, mk, cat)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def score_t(t, mg, extra, mask, mexc):
     """(points if concluded now, whether that scores meme points) with `extra` named suits."""
     holds = t[1] >= t[0]
@@ -135,7 +136,7 @@ def score_t(t, mg, extra, mask, mexc):
     return t[3] + mp, mp > 0
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     """Gain in value of concluding tale t (the other tale is o); returns (gain, mg after)."""
     now, sm = score_t(t, mg, extra, mask, mexc)
@@ -148,7 +149,7 @@ def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     return gain, mg2
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """The tale whose conclusion gains most, if that gain is positive; else -1."""
     bt = -1
@@ -165,7 +166,7 @@ def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return bt
 
 
-@njit(cache=True)
+@helper()
 def best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """Which tale to conclude right after playing the Excuse (one suit named); (tale, gain)."""
     bt = -1
@@ -183,7 +184,7 @@ def best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return bt, bg
 
 
-@njit(cache=True)
+@helper()
 def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat):
     """(legal, value change) of placing the Excuse on `slot` after concluding `pre` (its gain not
     counted) and concluding the best tale right after."""
@@ -209,7 +210,7 @@ def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat
     return True, d + g
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     """Value change of adding a non-Excuse card to the open tale t, meme gone or not (m); the
     caller has checked that it fits."""
@@ -217,7 +218,7 @@ def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     return kv_t(nt, m, hope, mk, cat) - kv_t(t, m, hope, mk, cat)
 
 
-@njit(cache=True)
+@helper()
 def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat):
     """The greedy move among the cards i with bit i of avail and not of used (card attributes in
     the tuples ccs, cv, cr, cpc, cex): (card index, tale to conclude first or -1, tale to play on).
@@ -313,7 +314,7 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     return bi, bp, bs
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """Make every conclusion that raises the value; returns (t0, t1, mg, points banked)."""
     banked = 0
@@ -332,7 +333,7 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return t0, t1, mg, banked
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
     if pre == 0:
@@ -389,7 +390,7 @@ NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP = 0, 1, 2, 3, 33
 N_NF = NF_TOP + 5
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
     in position (t0, t1, mg), with the conclusion gains g0, g1 and meme-gone flags mga, mgb."""
@@ -460,7 +461,7 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
     return x0, x1, x2, x3, x4, x5
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def card_top(x):
     """A card's six move values x as pick scans them: (top value, first move with it, whether they are
     apart). Apart: any two finite values are equal or differ by more than 4 EPS. Then, from any best
@@ -483,7 +484,7 @@ def card_top(x):
     return top, tk, apart
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
     """pick's gains of concluding tale 0 / tale 1 first and the meme-gone flags after: (g0, g1, mga, mgb)."""
     g0 = 0.0
@@ -497,13 +498,13 @@ def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
     return g0, g1, mga, mgb
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def node_tale(ni, n, b):
     return (ni[n, b], ni[n, b + 1], ni[n, b + 2], ni[n, b + 3], ni[n, b + 4], ni[n, b + 5], ni[n, b + 6],
             ni[n, b + 7], ni[n, b + 8], ni[n, b + 9])
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
     """Store a position as node n (its move values not computed yet, no children)."""
     for j in range(10):
@@ -523,7 +524,7 @@ def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
         ni[n, NI_CH + j] = -1
 
 
-@njit(cache=True)
+@helper()
 def card_tuples(tbl, cards, k):
     """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
     z = np.int64(0)
@@ -551,7 +552,7 @@ def card_tuples(tbl, cards, k):
             (e0, e1, e2, e3, e4))
 
 
-@njit(cache=True)
+@helper()
 def base_tales(st, tbl, seat, pr):
     """The seat's tales after the conclusions greedy play makes before any card (the same for
     every group, so group values start from here)."""
@@ -562,7 +563,7 @@ def base_tales(st, tbl, seat, pr):
     return t0, t1
 
 
-@njit(cache=True)
+@helper()
 def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30: `sim` of each
     group, replayed on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
@@ -639,14 +640,14 @@ C_PV = 9
 N_CACHE = C_PV + MAXC
 
 
-@njit(cache=True)
+@helper()
 def same_values(pflt, a, b):
     """Do seats a and b value groups alike (the parameters `kv` uses are equal)?"""
     return (pflt[a, P_HOPE] == pflt[b, P_HOPE] and pflt[a, P_MEME_KEEP] == pflt[b, P_MEME_KEEP]
             and pflt[a, P_CONCLUDE_AT] == pflt[b, P_CONCLUDE_AT])
 
 
-@njit(cache=True)
+@helper()
 def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     """pile_value_sum for `seat` with the parameters of seat `owner`, computed once per turn
     (cache[0..3] values, cache[4..7] filled flags; seats that value alike share)."""
@@ -658,7 +659,7 @@ def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     return cache[k]
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def pile_value_sum(st, tbl, seat, pr, cache):
     """Sum over the cards left in the draw pile of their value for `seat` as one-card groups
     (`sim` of each card, sharing the work that does not depend on the card; with a double deck
@@ -731,7 +732,7 @@ def do_conclude(st, tbl, seat, slot, reason, excuse, pint, rng, tr, on):
     return conclude(st, tbl, seat, slot, reason, ne, nm, tr, on)
 
 
-@njit(cache=True)
+@helper()
 def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
     """Make every conclusion that raises the value (before and after each card)."""
     while True:
@@ -744,7 +745,7 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
         do_conclude(st, tbl, seat, t, RS_CHOSEN, 0, pint, rng, tr, on)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
     hope = pr[P_HOPE]
@@ -773,7 +774,7 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
         voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
     """Play cards[:k] for seat uniformly at random: a random card next, then a uniform choice among
     the legal (conclude nothing / tale 0 / tale 1 first) x (play on tale 0 / 1) moves; after the
@@ -838,7 +839,7 @@ def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on):
 # =================================================================================================
 # split, choose, setup, final order
 # =================================================================================================
-@njit(cache=True)
+@helper()
 def _mean_unseen(pile_sum, n_pile, vals, down):
     """Mean single-card value over the draw pile plus the cards of `down` (one-card groups)."""
     s = pile_sum
@@ -850,7 +851,7 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
     return s / n if n > 0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@helper(inline="always")
 def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down)."""
     if pint[s, I_SPLIT] == SP_RANDOM:
@@ -858,7 +859,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
     code = pint[s, I_SPLIT]
@@ -938,7 +939,7 @@ def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return bt if bt >= 0 else bf
 
 
-@njit(cache=True, inline="always")
+@helper(inline="always")
 def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
     """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
     if pint[c, I_CHOOSE] == CH_RANDOM:
@@ -946,7 +947,7 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
     return choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf):
     """choose_decide for face_up_at_least and expected, from the group values vc (the chooser's) and
     vs (the splitter's). The splitter's values of this turn serve when the two seats value alike;
@@ -984,7 +985,7 @@ def choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf):
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def setup_decide(st, tbl, d, pint, pflt, rng):
     """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales."""
     if pint[1, I_SETUP] == SU_RANDOM:
@@ -1012,7 +1013,7 @@ def setup_decide(st, tbl, d, pint, pflt, rng):
     return bj
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def final_first(st, seat, pint, rng):
     """At the end, which of two open tales the seat concludes first (the other one follows)."""
     if pint[seat, I_PLAY] == PL_RANDOM:
@@ -1036,7 +1037,7 @@ def final_first(st, seat, pint, rng):
     return bf
 
 
-@njit(cache=True)
+@helper()
 def conclude_all(st, tbl, seat, pint, rng, tr, on):
     o0 = st[tbase(seat, 0) + T_N] > 0
     o1 = st[tbase(seat, 1) + T_N] > 0
