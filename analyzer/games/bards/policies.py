@@ -225,93 +225,23 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
 
     Moves considered: conclude nothing, tale 0 or tale 1 first, then play on tale 0 or tale 1 (an
     empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
-    played tale's keep value. Ties go to the first found (card order, then -1/0/1, then slot)."""
+    played tale's keep value (`move_values`). Ties go to the first found (card order, then -1/0/1,
+    then slot)."""
+    g0, g1, mga, mgb = conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat)
     best = -1e18
     bi = -1
-    bp = -1
-    bs = -1
-    g0 = 0.0
-    g1 = 0.0
-    mga = mg
-    mgb = mg
-    o0 = t0[0] > 0
-    o1 = t1[0] > 0
-    if o0:
-        g0, mga = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
-    if o1:
-        g1, mgb = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
-    # can a card follow the latest card of each tale (by suits; blocked tales take nothing)?
-    f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
-    f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
-    e0 = E0_FACTOR * hope
-    anyg = mg or mga or mgb  # can a move be made with the meme gone?
+    bk = -1
     for i in range(5):
         if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
-        cs = ccs[i]
-        v = cv[i]
-        r = cr[i]
-        pc = cpc[i]
-        if cex[i] != 0:
-            for pre in range(-1, 2):
-                if (pre == 0 and not o0) or (pre == 1 and not o1):
-                    continue
-                g = 0.0 if pre < 0 else (g0 if pre == 0 else g1)
-                mg1 = mg if pre < 0 else (mga if pre == 0 else mgb)
-                for slot in range(2):
-                    ok, d = excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat)
-                    if ok and d + g > best + EPS:
-                        best = d + g
-                        bi = i
-                        bp = pre
-                        bs = slot
-            continue
-        # a new tale from this card, meme kept (nf) or gone (nt)
-        nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0 if not mg else 0.0
-        ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0 if anyg else 0.0
-        fit0 = (cs & f0) != 0
-        fit1 = (cs & f1) != 0
-        p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
-        p0t = on_tale(t0, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
-        p1f = on_tale(t1, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
-        p1t = on_tale(t1, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
-        for pre in range(-1, 2):
-            if pre == 0:
-                if not o0:
-                    continue
-                g = g0
-                mg1 = mga
-            elif pre == 1:
-                if not o1:
-                    continue
-                g = g1
-                mg1 = mgb
-            else:
-                g = 0.0
-                mg1 = mg
-            new = ntg if mg1 else nf
-            for slot in range(2):
-                if slot == 0:
-                    if pre == 0 or not o0:
-                        d = new
-                    elif fit0:
-                        d = p0t if mg1 else p0f
-                    else:
-                        continue
-                else:
-                    if pre == 1 or not o1:
-                        d = new
-                    elif fit1:
-                        d = p1t if mg1 else p1f
-                    else:
-                        continue
-                d += g
-                if d > best + EPS:
-                    best = d
-                    bi = i
-                    bp = pre
-                    bs = slot
-    return bi, bp, bs
+        x = move_values(t0, t1, mg, g0, g1, mga, mgb, ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk,
+                        cat)
+        for k in range(6):
+            if x[k] > best + EPS:
+                best = x[k]
+                bi = i
+                bk = k
+    return bi, bk // 2 - 1, bk % 2
 
 
 @helper(forceinline=True)
