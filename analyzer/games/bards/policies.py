@@ -781,18 +781,13 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
     return s / n if n > 0 else 0.0
 
 
-@helper(inline="always")
-def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
-    """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down)."""
-    if pint[s, I_SPLIT] == SP_RANDOM:
-        return 1 + below(rng, 1 + s, 30)
-    return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
-
-
 @helper(inline="always")  # one caller
-def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
-    """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
+def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
+    """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down): at random, or
+    from both seats' group values (balanced, greedy, bait)."""
     code = pint[s, I_SPLIT]
+    if code == SP_RANDOM:
+        return 1 + below(rng, 1 + s, 30)
     pr = pflt[s]
     c = 1 - s
     spite = pr[P_SPITE]
@@ -869,20 +864,15 @@ def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return bt if bt >= 0 else bf
 
 
-@helper(inline="always")
-def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
-    """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
-    if pint[c, I_CHOOSE] == CH_RANDOM:
-        return below(rng, 1 + c, 2)
-    return choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf)
-
-
 @helper(inline="always")  # one caller
-def choose_by_value(st, tbl, c, hand, up, pint, pflt, cache, vs, vc, ni, nf):
-    """choose_decide for face_up_at_least and expected, from the group values vc (the chooser's) and
-    vs (the splitter's). The splitter's values of this turn serve when the two seats value alike;
-    otherwise the groups needed are valued here with the chooser's parameters (into vc and vs)."""
+def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
+    """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0: at random, or
+    (face_up_at_least, expected) from the group values vc (the chooser's) and vs (the splitter's). The
+    splitter's values of this turn serve when the two seats value alike; otherwise the groups needed are
+    valued here with the chooser's parameters (into vc and vs)."""
     code = pint[c, I_CHOOSE]
+    if code == CH_RANDOM:
+        return below(rng, 1 + c, 2)
     pr = pflt[c]
     s = 1 - c
     spite = pr[P_SPITE]
