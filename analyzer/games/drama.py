@@ -54,23 +54,20 @@ def look(a, o, units, turn):
         for u in range(units):
             a[last + u] = -1
             a[deficit + u] = 0
+    # written without data-dependent branches (selects and max): called every turn, and which unit
+    # leads or trails is as unpredictable for the branch predictor as the game itself
     top = a[stand]
     at = 0
-    n_top = 1
     for u in range(1, units):
         v = a[stand + u]
-        if v > top:
-            top = v
-            at = u
-            n_top = 1
-        elif v == top:
-            n_top += 1
+        at = u if v > top else at
+        top = max(top, v)
+    n_top = 0
     for u in range(units):
         d = top - a[stand + u]
-        if d > 0:
-            a[last + u] = turn
-            if d > a[deficit + u]:
-                a[deficit + u] = d
+        n_top += d == 0
+        a[last + u] = turn if d > 0 else a[last + u]
+        a[deficit + u] = max(a[deficit + u], d)
     if n_top == 1:
         prev = a[o + D_LEADER]
         if prev >= 0 and prev != at:

@@ -50,9 +50,8 @@ def _opening_power(st, out, col):
     n = st[S_N]
     for s in range(n):
         wilds = 0
-        for i in range(st[O_HN + s]):
-            if st[O_KMASK + st[O_CKIND + st[O_HAND + s * MAXC + i]]] == ALL:
-                wilds += 1
+        for j in range(n_kinds_of(st, WILD_LIST)):
+            wilds += st[O_CNT + s * MAXK + kinds_of(st, WILD_LIST, j)]
         out[col + min(wilds, 2) * n + s] = 1
 
 
@@ -266,7 +265,9 @@ def run(st, rates, rng, out, tr, on):
         if dry >= n:
             end = END_DEADLOCK
             break
-        seat = (seat + 1) % n
+        seat += 1
+        if seat == n:  # not % n: an integer division every turn
+            seat = 0
 
     if winner >= 0:
         out[winner] = 1
@@ -289,9 +290,10 @@ N_STREAMS_EXTRA = 3  # DEAL, TABLE, ERRORS besides the seats' streams
 
 
 @njit(cache=True)
-def _setup(st, rng):
-    """A new game's state: the deck in stock, shuffled (or in the stacked order: tests)."""
-    init_state(st)
+def _setup(st, rng, ids):
+    """A new game's state: the deck in stock, shuffled (or in the stacked order: tests); ids (0/1): the
+    hands keep their card ids (a traced game, the lookahead)."""
+    init_state(st, ids)
     n_cards = st[S_NCARDS]
     if st[C_STACKED] != 0:
         for i in range(n_cards):
@@ -307,7 +309,7 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
     Returns the number of events written (-1 if the trace buffer was too small)."""
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    _setup(st, rng)
+    _setup(st, rng, trace_on)
     return run(st, rates, rng, out, trace, trace_on)
 
 
@@ -323,7 +325,7 @@ def play_chunk(seed, first_game, lo, hi, config, rates, out):
     off = np.int64(0)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rng)
+        _setup(st, rng, off)
         run(st, rates, rng, out[i], dummy, off)
 
 

@@ -118,7 +118,9 @@ def _rollout(sst, seat, turn, stop, rng2, zrates, dout, dtr, off):
         dry = 0 if acted else dry + 1
         if dry >= n:
             return -1
-        seat = (seat + 1) % n
+        seat += 1
+        if seat == n:
+            seat = 0
     return -1
 
 
@@ -325,7 +327,7 @@ def play_game_look(seed, game, config, rates, out, trace, trace_on):
     """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    _setup(st, rng)
+    _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
     sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[0])
     return run_look(st, rates, rng, out, trace, trace_on, sst, pool, cand, sums, rng2, zrates, dout, dtr)
 
@@ -340,7 +342,7 @@ def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
     sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[1])
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rng)
+        _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
         run_look(st, rates, rng, out[i], dummy, off, sst, pool, cand, sums, rng2, zrates, dout, dtr)
 
 
