@@ -39,7 +39,7 @@ def run_block(standings, winner, length):
     a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
     units = len(standings[0])
     for t, row in enumerate(standings):
-        a[3 + drama.D_STAND:3 + drama.D_STAND + units] = row
+        a[3 + drama.D_STAND:3 + drama.D_STAND + drama.D_UNIT * units:drama.D_UNIT] = row
         drama.look(a, 3, units, t)
     out = np.full(6, -7, dtype=np.int64)
     drama.finish(a, 3, units, -1 if winner is None else winner, length, out, 1)
@@ -76,6 +76,40 @@ def test_drama_block_against_the_reference_on_random_walks():
         top = max(final)
         winner = final.index(top) if final.count(top) == 1 else None
         assert run_block(standings, winner, turns) == reference_drama(standings, winner, turns)
+
+
+def run_block_one_at_a_time(standings, winner, length):
+    """run_block through look_one (turn 0 by look, then every turn's one changed unit) and settle."""
+    a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
+    units = len(standings[0])
+    a[3 + drama.D_STAND:3 + drama.D_STAND + drama.D_UNIT * units:drama.D_UNIT] = standings[0]
+    drama.look(a, 3, units, 0)
+    for t in range(1, len(standings)):
+        changed = [u for u in range(units) if standings[t][u] != standings[t - 1][u]]
+        assert len(changed) <= 1
+        u = changed[0] if changed else 0
+        drama.look_one(a, 3, units, t, u, standings[t][u])
+    drama.settle(a, 3, units, len(standings) - 1)
+    out = np.full(6, -7, dtype=np.int64)
+    drama.finish(a, 3, units, -1 if winner is None else winner, length, out, 1)
+    return tuple(int(x) for x in out[1:5])
+
+
+def test_look_one_gives_what_look_gives_on_one_change_per_turn():
+    """The lazy look_one (The Distance's) against the plain look on random walks where one unit moves per
+    turn (or none), small steps so that ties, joins and falls at the top are frequent; every possible winner."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        units = int(rng.integers(2, 6))
+        turns = int(rng.integers(1, 40))
+        rows = [[0] * units]
+        for _ in range(turns):
+            row = list(rows[-1])
+            if rng.random() < 0.8:
+                row[int(rng.integers(units))] += int(rng.integers(-2, 3))
+            rows.append(row)
+        for winner in [None] + list(range(units)):
+            assert run_block_one_at_a_time(rows, winner, turns) == run_block(rows, winner, turns)
 
 
 # --- The Distance ------------------------------------------------------------------------------------------

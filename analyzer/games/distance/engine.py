@@ -57,10 +57,11 @@ def _opening_power(st, out, col):
 
 @njit(cache=True)
 def _drama_look(st, turn):
-    """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them)."""
+    """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them); the
+    turns after the deal use drama.look_one (one hand changes per turn)."""
     n = st[S_N]
     for s in range(n):
-        st[O_DRAMA + drama.D_STAND + s] = -st[O_HN + s]
+        st[O_DRAMA + drama.D_STAND + drama.D_UNIT * s] = -st[O_HN + s]
     drama.look(st, O_DRAMA, n, turn)
 
 
@@ -256,7 +257,8 @@ def run(st, rates, rng, out, tr, on):
             if played == 0:
                 out[n + C_PASSES] += 1
                 emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
-        _drama_look(st, turn)
+        # only the seat to play drew or played: its hand is the one standing that can have changed
+        drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
         if st[O_HN + seat] == 0:
             winner = seat
             end = END_WON
@@ -276,6 +278,7 @@ def run(st, rates, rng, out, tr, on):
     out[n + C_END] = end
     for s in range(n):
         out[n + len(STATS) + s] = st[O_HN + s]
+    drama.settle(st, O_DRAMA, n, turn)
     drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
     k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
     if k >= 0:

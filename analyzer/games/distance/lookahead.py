@@ -33,7 +33,7 @@ from numba import njit
 from analyzer.games import drama
 from analyzer.games.distance.engine import (
     C_DRAWN, C_END, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
-    N_STREAMS_EXTRA, STATS, _attempt, _drama_look, _setup, begin)
+    N_STREAMS_EXTRA, STATS, _attempt, _setup, begin)
 from analyzer.games.distance.policies import (
     DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play, declare)
 from analyzer.games.distance.state import (
@@ -285,7 +285,8 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
             acted = 1
         else:
             acted = _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on)
-        _drama_look(st, turn)
+        # only the seat to play drew or played: its hand is the one standing that can have changed
+        drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
         if st[O_HN + seat] == 0:
             winner = seat
             end = END_WON
@@ -303,6 +304,7 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
     out[n + C_END] = end
     for s in range(n):
         out[n + len(STATS) + s] = st[O_HN + s]
+    drama.settle(st, O_DRAMA, n, turn)
     drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
     k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
     if k >= 0:

@@ -85,7 +85,7 @@ def columns(n):
 def _drama_look(st, nt, turn):
     """The drama block sees every team's score (round points and extra points) after hand `turn`."""
     for t in range(nt):
-        st[O_DRAMA + drama.D_STAND + t] = st[O_TPTS + t] + st[O_TEXTRA + t]
+        st[O_DRAMA + drama.D_STAND + drama.D_UNIT * t] = st[O_TPTS + t] + st[O_TEXTRA + t]
     drama.look(st, O_DRAMA, nt, turn)
 
 
