@@ -172,7 +172,8 @@ def choose_play(st, seat, need, rng):
         candidates = ALL if need == NEED_ANY else (1 << need)
     else:
         return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
-    letter = declare(st, seat, candidates, best, notes, w, rng)
+    # a needed letter leaves nothing to declare (the common case: skip declare's letter counting)
+    letter = need if need != NEED_ANY else declare(st, seat, candidates, best, notes, w, rng)
     return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
 
 
