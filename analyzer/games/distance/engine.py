@@ -7,7 +7,8 @@ variant of a scenario plays from the very same opening deal.
 
 The batch plays chunks of CHUNK games in parallel, each chunk reusing one state array, random state
 and scratch (no allocation per game); a game's result depends only on (seed, game index).
-Flags are int64 (0/1), never literal booleans, so each function compiles once.
+Flags are int64 (0/1), never literal booleans, and constants passed to a jitted function are np.int64(...):
+numba compiles a function once per literal value it is called with.
 """
 import numpy as np
 from numba import njit, prange
@@ -104,7 +105,7 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
                     m += 1
                     want_wilds -= 1
         out[players + C_MISPLAYS] += 1
-        _penalty(st, seat, 2, rng, out, tr, on)
+        _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
         return 0
     m = 0
     for _ in range(notes):
@@ -135,8 +136,40 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     if st[O_HN + seat] == 1 and rates[RATE_FORGET] > 0.0 and uniform(rng, errors_stream) < rates[RATE_FORGET]:
         emit(st, tr, on, EV_PENALTY, seat, PEN_FORGOT, 0, -1, 0, 0, 0)
         out[players + C_FORGOT] += 1
-        _penalty(st, seat, 2, rng, out, tr, on)
+        _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
     return 1
+
+
+@njit(cache=True, inline="always")
+def draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on):
+    """A seat that holds nothing that fits draws one card at a time; a drawn card that fits is its play
+    (alone: it held nothing else that fits); after draw_limit draws (0: no limit), or with nothing left to
+    draw, it passes (recorded here). Returns (cards drawn, kind or -1, notes, wilds, letter) of the play
+    to make, notes + wilds == 0 after a pass."""
+    n = st[S_N]
+    drawn = 0
+    while draw_limit == 0 or drawn < draw_limit:
+        c, shuffled = draw(st, rng, tr, on)
+        out[n + C_RESHUFFLES] += shuffled
+        if c < 0:
+            break
+        drawn += 1
+        out[n + C_DRAWN] += 1
+        add_to_hand(st, seat, c)
+        ck = st[O_CKIND + c]
+        ck_mask = st[O_KMASK + ck]
+        playable = 1 if fits(ck_mask, need) else 0
+        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
+        if playable:
+            if ck_mask == ALL:
+                kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
+            else:
+                kind, notes, wilds = ck, np.int64(1), np.int64(0)
+            letter = need if need != NEED_ANY else declare(st, np.int64(seat), ck_mask, kind, notes, wilds, rng)
+            return drawn, kind, notes, wilds, letter
+    out[n + C_PASSES] += 1
+    emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
+    return drawn, np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
 
 
 @njit(cache=True)
@@ -222,41 +255,12 @@ def run(st, rates, rng, out, tr, on):
         emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
         kind, notes, wilds, letter = choose_play(st, seat, need, rng)
         acted = 0
-        if notes + wilds > 0:
+        acted = 1
+        if notes + wilds == 0:
+            drawn, kind, notes, wilds, letter = draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on)
+            acted = 1 if drawn > 0 else 0
+        if notes + wilds > 0:  # one call site: _attempt is inlined, and each copy costs compile time
             _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-            acted = 1
-        else:
-            # cannot play: draw one card at a time, play a drawn card that fits, pass after draw_limit
-            drawn = 0
-            played = 0
-            while draw_limit == 0 or drawn < draw_limit:
-                c, shuffled = draw(st, rng, tr, on)
-                out[n + C_RESHUFFLES] += shuffled
-                if c < 0:
-                    break
-                drawn += 1
-                acted = 1
-                out[n + C_DRAWN] += 1
-                add_to_hand(st, seat, c)
-                ck = st[O_CKIND + c]
-                ck_mask = st[O_KMASK + ck]
-                playable = 1 if fits(ck_mask, need) else 0
-                emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
-                if playable:
-                    # it held nothing else that fits, so the drawn card is played alone
-                    if ck_mask == ALL:
-                        kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
-                    else:
-                        kind, notes, wilds = ck, np.int64(1), np.int64(0)
-                    letter = need
-                    if need == NEED_ANY:
-                        letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
-                    _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-                    played = 1
-                    break
-            if played == 0:
-                out[n + C_PASSES] += 1
-                emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
         # only the seat to play drew or played: its hand is the one standing that can have changed
         drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
         if st[O_HN + seat] == 0:

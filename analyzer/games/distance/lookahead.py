@@ -33,7 +33,7 @@ from numba import njit
 from analyzer.games import drama
 from analyzer.games.distance.engine import (
     C_DRAWN, C_END, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
-    N_STREAMS_EXTRA, STATS, _attempt, _setup, begin)
+    N_STREAMS_EXTRA, STATS, _attempt, _setup, begin, draw_until_fits)
 from analyzer.games.distance.policies import (
     DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play, declare)
 from analyzer.games.distance.state import (
@@ -61,40 +61,12 @@ def _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
 
 @njit(cache=True)
 def _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on):
-    """A seat that holds nothing that fits: draw one card at a time, play a drawn card that fits, pass
-    after draw_limit (exactly engine.run's turn). Returns 1 if it drew or played (acted), else 0."""
-    n = st[S_N]
-    acted = 0
-    drawn = 0
-    played = 0
-    while draw_limit == 0 or drawn < draw_limit:
-        c, shuffled = draw(st, rng, tr, on)
-        out[n + C_RESHUFFLES] += shuffled
-        if c < 0:
-            break
-        drawn += 1
-        acted = 1
-        out[n + C_DRAWN] += 1
-        add_to_hand(st, seat, c)
-        ck = st[O_CKIND + c]
-        ck_mask = st[O_KMASK + ck]
-        playable = 1 if fits(ck_mask, need) else 0
-        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
-        if playable:
-            if ck_mask == ALL:
-                kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
-            else:
-                kind, notes, wilds = ck, np.int64(1), np.int64(0)
-            letter = need
-            if need == NEED_ANY:
-                letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
-            _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-            played = 1
-            break
-    if played == 0:
-        out[n + C_PASSES] += 1
-        emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
-    return acted
+    """engine.run's turn for a seat that holds nothing that fits: draw (engine.draw_until_fits), play a
+    drawn card that fits. Returns 1 if it drew or played (acted), else 0."""
+    drawn, kind, notes, wilds, letter = draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on)
+    if notes + wilds > 0:
+        _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+    return 1 if drawn > 0 else 0
 
 
 @njit(cache=True)
