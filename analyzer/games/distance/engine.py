@@ -1,17 +1,18 @@
-"""The Distance in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+"""The Distance in numba: one game per call (`play_game`), a batch over games (`batch`) on a pool of threads.
 
 Random streams: 0 (DEAL) shuffles the deck at the start and the discard pile at every reshuffle;
 1 + s holds seat s's random decisions; 1 + players (TABLE) draws the interval when it is random;
 2 + players (ERRORS) draws the human errors. The interval and the errors never touch the deal, so every
 variant of a scenario plays from the very same opening deal.
 
-The batch plays chunks of CHUNK games in parallel, each chunk reusing one state array, random state
-and scratch (no allocation per game); a game's result depends only on (seed, game index).
+The batch plays blocks of whole chunks of CHUNK games on several threads (analyzer/threads.py: no prange
+kernel, which would compile the whole game a second time), each chunk reusing one state array, random
+state and scratch (no allocation per game); a game's result depends only on (seed, game index).
 Flags are int64 (0/1), never literal booleans, and constants passed to a jitted function are np.int64(...):
 numba compiles a function once per literal value it is called with.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.distance.policies import choose_interval, choose_play, declare, popcount7, start_letter
@@ -22,6 +23,7 @@ from analyzer.games.distance.state import (
     NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
     S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
     fits, init_state, take_from_hand)
+from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
@@ -323,7 +325,7 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
 CHUNK = 64  # games a batch plays with one state array and random state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
 def play_chunk(seed, first_game, lo, hi, config, rates, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
@@ -336,10 +338,6 @@ def play_chunk(seed, first_game, lo, hi, config, rates, out):
         run(st, rates, rng, out[i], dummy, off)
 
 
-@njit(cache=True, parallel=True)
 def batch(seed, first_game, config, rates, out):
-    ng = out.shape[0]
-    nch = (ng + CHUNK - 1) // CHUNK
-    for c in prange(nch):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), config, rates, out)
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads."""
+    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game), (config, rates, out))
