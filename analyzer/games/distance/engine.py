@@ -22,7 +22,7 @@ from analyzer.games.distance.state import (
     EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
     NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
     S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
-    fits, init_state, take_from_hand)
+    fits, init_state, play_cards)
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
@@ -109,22 +109,14 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
         out[players + C_MISPLAYS] += 1
         _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
         return 0
-    m = 0
-    for _ in range(notes):
-        c = take_from_hand(st, seat, kind)
-        discard(st, c)
-        st[O_IDS + m] = c
-        m += 1
+    m = play_cards(st, seat, kind, notes, np.int64(0))
     left = wilds
-    if left > 0:
+    if left > 0:  # the wild kinds in deck order
         for j in range(n_kinds_of(st, WILD_LIST)):
             k = kinds_of(st, WILD_LIST, j)
-            while left > 0 and st[O_CNT + seat * MAXK + k] > 0:
-                c = take_from_hand(st, seat, k)
-                discard(st, c)
-                st[O_IDS + m] = c
-                m += 1
-                left -= 1
+            take = min(left, st[O_CNT + seat * MAXK + k])
+            m = play_cards(st, seat, k, take, m)
+            left -= take
     nxt = (letter + st[S_STEP]) % 7
     st[S_NEED] = nxt
     ev = emit(st, tr, on, EV_PLAY, seat, letter, nxt, m, 0, 0, 0)

@@ -144,15 +144,11 @@ def add_to_hand(st, seat, card):
 
 
 @njit(cache=True, inline="always")
-def take_from_hand(st, seat, kind):
-    """Remove the first card of `kind` from seat's hand (keeping the others in order); returns its id
-    (without the hands' ids: the kind's first id)."""
-    n = st[O_HN + seat]
-    if st[S_IDS] == 0:
-        st[O_HN + seat] = n - 1
-        st[O_CNT + seat * MAXK + kind] -= 1
-        return st[O_KID + kind]
+def _take_id(st, seat, kind):
+    """Remove the first card of `kind` from seat's hand, which keeps its ids (the others stay in order);
+    returns its id."""
     base = O_HAND + seat * MAXC
+    n = st[O_HN + seat]
     for i in range(n):
         c = st[base + i]
         if st[O_CKIND + c] == kind:
@@ -169,6 +165,30 @@ def discard(st, card):
     st[O_DISC + st[S_NDISC]] = card
     st[S_NDISC] += 1
     st[O_DCNT + st[O_CKIND + card]] += 1
+
+
+@njit(cache=True, inline="always")
+def play_cards(st, seat, kind, count, m):
+    """Move `count` cards of `kind` from seat's hand onto the discard pile (the first ones of that kind in
+    the hand), their ids listed at O_IDS + m.. when the hands keep ids; returns m + count."""
+    if st[S_IDS] == 0:
+        # no ids: the counts move at once (card by card, each count would wait on the last store), and the
+        # pile gets the kind's first id `count` times
+        st[O_HN + seat] -= count
+        st[O_CNT + seat * MAXK + kind] -= count
+        st[O_DCNT + kind] += count
+        d = st[S_NDISC]
+        kid = st[O_KID + kind]
+        for i in range(count):
+            st[O_DISC + d + i] = kid
+        st[S_NDISC] = d + count
+        return m + count
+    for _ in range(count):
+        c = _take_id(st, seat, kind)
+        discard(st, c)
+        st[O_IDS + m] = c
+        m += 1
+    return m
 
 
 @njit(cache=True, inline="always")
