@@ -226,6 +226,31 @@ def begin(st, rng, out, tr, on):
     st[S_NEED] = need
 
 
+@njit(cache=True)
+def end_game(st, out, tr, on, winner, turn, end):
+    """The end of a game (run and lookahead.run_look): the result row's winner, length, end condition,
+    cards left and drama, and the end event. Returns the number of trace events written, or -1 if the
+    trace buffer was too small."""
+    n = st[S_N]
+    if winner >= 0:
+        out[winner] = 1
+        out[n + C_NWIN] = 1
+    out[n + C_LEN] = turn
+    out[n + C_END] = end
+    for s in range(n):
+        out[n + len(STATS) + s] = st[O_HN + s]
+    drama.settle(st, O_DRAMA, n, turn)
+    drama.finish(st, O_DRAMA, n, winner, turn, out, n + len(STATS) + n)
+    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
+    if k >= 0:
+        for s in range(n):
+            tr[k, TRACE_FIXED + s] = st[O_HN + s]
+    if on and st[S_OVF] != 0:
+        return -1
+    return st[S_NE]
+
+
+
 # _nrt=False: the game loop allocates nothing, and without numba's reference counting it does not pay
 # an atomic increment and decrement for every array a helper receives (a quarter of the time of a turn
 # when measured with perf); a helper that allocated would fail to compile here, not misbehave.
@@ -235,7 +260,6 @@ def run(st, rates, rng, out, tr, on):
     Returns the number of trace events written, or -1 if the trace buffer was too small."""
     begin(st, rng, out, tr, on)
     n = st[S_N]
-    c_drama = n + len(STATS) + n
 
     seat = 0
     dry = 0  # consecutive passes of players who found nothing at all to draw
@@ -269,22 +293,7 @@ def run(st, rates, rng, out, tr, on):
         if seat == n:  # not % n: an integer division every turn
             seat = 0
 
-    if winner >= 0:
-        out[winner] = 1
-        out[n + C_NWIN] = 1
-    out[n + C_LEN] = turn
-    out[n + C_END] = end
-    for s in range(n):
-        out[n + len(STATS) + s] = st[O_HN + s]
-    drama.settle(st, O_DRAMA, n, turn)
-    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
-    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
-    if k >= 0:
-        for s in range(n):
-            tr[k, TRACE_FIXED + s] = st[O_HN + s]
-    if on and st[S_OVF] != 0:
-        return -1
-    return st[S_NE]
+    return end_game(st, out, tr, on, winner, turn, end)
 
 
 N_STREAMS_EXTRA = 3  # DEAL, TABLE, ERRORS besides the seats' streams

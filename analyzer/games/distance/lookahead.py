@@ -32,15 +32,12 @@ from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.distance.engine import (
-    C_DRAWN, C_END, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
-    N_STREAMS_EXTRA, STATS, _attempt, _setup, begin, draw_until_fits)
-from analyzer.games.distance.policies import (
-    DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play, declare)
+    END_CAP, END_DEADLOCK, END_WON, N_STREAMS_EXTRA, _attempt, _setup, begin, draw_until_fits, end_game)
+from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play
 from analyzer.games.distance.state import (
-    ALL, C_DRAW_LIMIT, C_TURN_CAP, DRAW_NORMAL, EV_DRAW, EV_END, EV_PASS, EV_TURN, MAXC, MAXK, O_CKIND, N_PAR,
-    NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NE, S_NEED, S_NSTOCK, S_OVF,
-    S_POS, ST_SIZE, TRACE_FIXED, WILD_LIST, add_to_hand, draw, emit, fits, fitting_list, kinds_of,
-    n_kinds_of)
+    ALL, C_DRAW_LIMIT, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN,
+    O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
+    WILD_LIST, add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -235,7 +232,6 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
     tests/test_distance_lookahead.py checks an all-greedy game gives engine.run's row)."""
     begin(st, rng, out, tr, on)  # the deal, interval and start card, as engine.run
     n = st[S_N]
-    c_drama = n + len(STATS) + n
 
     seat = 0
     dry = 0
@@ -269,22 +265,7 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
             break
         seat = (seat + 1) % n
 
-    if winner >= 0:
-        out[winner] = 1
-        out[n + C_NWIN] = 1
-    out[n + C_LEN] = turn
-    out[n + C_END] = end
-    for s in range(n):
-        out[n + len(STATS) + s] = st[O_HN + s]
-    drama.settle(st, O_DRAMA, n, turn)
-    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
-    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
-    if k >= 0:
-        for s in range(n):
-            tr[k, TRACE_FIXED + s] = st[O_HN + s]
-    if on and st[S_OVF] != 0:
-        return -1
-    return st[S_NE]
+    return end_game(st, out, tr, on, winner, turn, end)
 
 
 @njit(cache=True)
