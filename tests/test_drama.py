@@ -9,6 +9,17 @@ from analyzer.games.base import CardPower, added_columns
 from analyzer.scenario import from_dict
 
 
+def traced_games(scenario):
+    """(index, events, result row as a dict) of every game of a scenario (a dict), each played traced."""
+    sc = from_dict(scenario)
+    game = sc.game
+    enc = sc.arms[0].encoded(game)
+    cols = game.columns(scenario["players"])
+    for index in range(sc.games):
+        events, out = game.play_traced(enc, sc.seed, index)
+        yield index, events, dict(zip(cols, out.tolist()))
+
+
 def reference_drama(standings, winner, length, turns=None):
     """The definitions of analyzer/games/drama.py in plain Python: standings[t] = every unit's standing
     (higher is better) after turn t (t = 0: after the deal), or after turn turns[t] when given; winner: the
@@ -165,14 +176,9 @@ def distance_standings(events, players):
 @pytest.mark.parametrize("players, rules", [(2, {}), (4, {}), (3, {"misplay_rate": 0.2, "forget_call_rate": 0.5}),
                                             (5, {"interval": "random"})])
 def test_distance_drama_matches_a_recount_from_the_trace(players, rules):
-    game = get_game("distance")
-    sc = from_dict({"game": "distance", "players": players, "games": 60, "seed": 9, "rules": rules,
-                    "all_seats": {"policy": "conserve"}, "seats": {"1": {"policy": "random"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(60):
-        events, out = game.play_traced(enc, 9, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "distance", "players": players, "games": 60, "seed": 9,
+                                            "rules": rules, "all_seats": {"policy": "conserve"},
+                                            "seats": {"1": {"policy": "random"}}}):
         standings = distance_standings(events, players)
         assert len(standings) == row["length"] + 1
         winner = next((s for s in range(players) if row[f"win_{s}"]), None)
@@ -246,13 +252,8 @@ def one_category(game, players, row):
 @pytest.mark.parametrize("players", [2, 5])
 def test_distance_card_power_counts_the_wilds_dealt(players):
     game = get_game("distance")
-    sc = from_dict({"game": "distance", "players": players, "games": 50, "seed": 3,
-                    "all_seats": {"policy": "greedy"}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(50):
-        events, out = game.play_traced(enc, 3, index)
-        row = dict(zip(cols, out.tolist()))
+    for _, events, row in traced_games({"game": "distance", "players": players, "games": 50, "seed": 3,
+                                        "all_seats": {"policy": "greedy"}}):
         dealt = {e["seat"]: e["cards"] for e in events if e["type"] == "deal"}
         wilds = [sum(c["name"].startswith(("?", "Chromatic")) for c in dealt[s]) for s in range(players)]
         assert one_category(game, players, row) == [min(w, 2) for w in wilds]
@@ -261,13 +262,8 @@ def test_distance_card_power_counts_the_wilds_dealt(players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fightsong_card_power_reads_the_division_mix_dealt(players):
     game = get_game("fightsong")
-    sc = from_dict({"game": "fightsong", "players": players, "games": 50, "seed": 3,
-                    "all_seats": {"policy": "greedy"}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(50):
-        events, out = game.play_traced(enc, 3, index)
-        row = dict(zip(cols, out.tolist()))
+    for _, events, row in traced_games({"game": "fightsong", "players": players, "games": 50, "seed": 3,
+                                        "all_seats": {"policy": "greedy"}}):
         dealt = {e["seat"]: e["cards"] for e in events if e["type"] == "deal" and e["reason"] == "start"}
         tops = []
         for s in range(players):
@@ -292,13 +288,9 @@ def test_added_columns_come_last_in_every_game():
 @pytest.mark.parametrize("players, rules", [(2, {}), (4, {}), (6, {"shuffle_each_round": True})])
 def test_noize_drama_and_groupies_match_the_trace(players, rules):
     game = get_game("noize")
-    sc = from_dict({"game": "noize", "players": players, "games": 80, "seed": 12, "rules": rules,
-                    "all_seats": {"policy": "threshold"}, "seats": {"1": {"policy": "random"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(80):
-        events, out = game.play_traced(enc, 12, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "noize", "players": players, "games": 80, "seed": 12,
+                                            "rules": rules, "all_seats": {"policy": "threshold"},
+                                            "seats": {"1": {"policy": "random"}}}):
         first = [e for e in events if e["type"] == "deal"][:players]
         groupies = {e["seat"]: e["cards"].count("Groupie") for e in first}
         assert one_category(game, players, row) == [min(groupies[s], 2) for s in range(players)]
@@ -317,13 +309,8 @@ def test_bards_drama_and_card_power_match_the_trace(rules):
 
     value = {name: v for name, _, v, _ in DECKTET}
     game = get_game("bards")
-    sc = from_dict({"game": "bards", "players": 2, "games": 60, "seed": 8, "rules": rules,
-                    "all_seats": {"policy": "random"}, "seats": {"1": {"policy": "greedy"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(2)
-    for index in range(60):
-        events, out = game.play_traced(enc, 8, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "bards", "players": 2, "games": 60, "seed": 8, "rules": rules,
+                                            "all_seats": {"policy": "random"}, "seats": {"1": {"policy": "greedy"}}}):
         setup = next(e for e in events if e["type"] == "setup")
         best = [max(value[c.rstrip("'")] for c in setup[k]) for k in ("given", "own")]  # seat 0, seat 1
         excuse = [any(e["type"] == "place" and e["seat"] == s and e["card"].rstrip("'") == "Excuse" for e in events)
