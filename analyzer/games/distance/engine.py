@@ -20,7 +20,7 @@ from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
     DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
     EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
-    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
+    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
     S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
     fits, init_state, play_cards)
 from analyzer.threads import run_in_blocks
@@ -52,9 +52,7 @@ def _opening_power(st, out, col):
     """Card power: out[col + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
     n = st[S_N]
     for s in range(n):
-        wilds = 0
-        for j in range(n_kinds_of(st, WILD_LIST)):
-            wilds += st[O_CNT + s * MAXK + kinds_of(st, WILD_LIST, j)]
+        wilds = st[O_NWILD + s]
         out[col + min(wilds, 2) * n + s] = 1
 
 

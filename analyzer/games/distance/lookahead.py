@@ -36,8 +36,8 @@ from analyzer.games.distance.engine import (
 from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play
 from analyzer.games.distance.state import (
     ALL, C_DRAW_LIMIT, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN,
-    O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
-    WILD_LIST, add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
+    O_NWILD, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
+    add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -119,9 +119,7 @@ def _candidates(st, seat, need, rng, cand):
         return 0
     m = _add(cand, 0, kind, notes, wilds, letter)
     base = O_CNT + seat * MAXK
-    w_all = 0
-    for j in range(n_kinds_of(st, WILD_LIST)):
-        w_all += st[base + kinds_of(st, WILD_LIST, j)]
+    w_all = st[O_NWILD + seat]
     fitting = fitting_list(need)
     for j in range(n_kinds_of(st, fitting)):
         k = kinds_of(st, fitting, j)
@@ -192,6 +190,7 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
                         sst[O_CNT + o * MAXK + k] = 0
                     h = st[O_HN + o]
                     sst[O_HN + o] = 0
+                    sst[O_NWILD + o] = 0
                     for i in range(h):
                         add_to_hand(sst, o, pool[p])
                         p += 1

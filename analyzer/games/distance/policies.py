@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.distance.state import (
-    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
+    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_NWILD, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
     PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, WILD_LIST, fitting_list,
     kinds_of, n_kinds_of)
 from analyzer.rng import below
@@ -157,9 +157,7 @@ def choose_play(st, seat, need, rng):
     policy = st[O_POL + seat]
     # wilds held, and the fitting pitch class held most of (ties: the first kind in the deck), looking
     # only at the kinds that give the needed letter
-    wilds = 0
-    for j in range(n_kinds_of(st, WILD_LIST)):
-        wilds += st[base + kinds_of(st, WILD_LIST, j)]
+    wilds = st[O_NWILD + seat]
     best, best_count = -1, 0
     fitting = fitting_list(need)
     for j in range(n_kinds_of(st, fitting)):

@@ -65,7 +65,8 @@ O_GAME = O_KID + MAXK           # from here on, the game (reset by init_state)
 O_HAND = O_GAME                 # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
 O_HN = O_HAND + MAXP * MAXC     # MAXP hand sizes
 O_CNT = O_HN + MAXP             # MAXP x MAXK: cards of each kind in each hand
-O_STOCK = O_CNT + MAXP * MAXK   # the stock; its top is st[O_STOCK + st[S_POS]]
+O_NWILD = O_CNT + MAXP * MAXK   # MAXP: wilds in each hand (the sum of its wild kinds' counts, kept up to date)
+O_STOCK = O_NWILD + MAXP        # the stock; its top is st[O_STOCK + st[S_POS]]
 O_DISC = O_STOCK + MAXC         # the discard pile, bottom first
 O_DCNT = O_DISC + MAXC          # MAXK: cards of each kind in the discard pile (what everyone can see)
 O_SC = O_DCNT + MAXK            # scalars
@@ -140,7 +141,9 @@ def add_to_hand(st, seat, card):
     if st[S_IDS]:
         st[O_HAND + seat * MAXC + n] = card
     st[O_HN + seat] = n + 1
-    st[O_CNT + seat * MAXK + st[O_CKIND + card]] += 1
+    kind = st[O_CKIND + card]
+    st[O_CNT + seat * MAXK + kind] += 1
+    st[O_NWILD + seat] += st[O_KMASK + kind] == ALL
 
 
 @njit(cache=True, inline="always")
@@ -156,6 +159,7 @@ def _take_id(st, seat, kind):
                 st[base + j] = st[base + j + 1]
             st[O_HN + seat] = n - 1
             st[O_CNT + seat * MAXK + kind] -= 1
+            st[O_NWILD + seat] -= st[O_KMASK + kind] == ALL
             return c
     return -1
 
@@ -176,6 +180,8 @@ def play_cards(st, seat, kind, count, m):
         # pile gets the kind's first id `count` times
         st[O_HN + seat] -= count
         st[O_CNT + seat * MAXK + kind] -= count
+        if st[O_KMASK + kind] == ALL:
+            st[O_NWILD + seat] -= count
         st[O_DCNT + kind] += count
         d = st[S_NDISC]
         kid = st[O_KID + kind]
