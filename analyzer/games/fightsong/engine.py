@@ -1,15 +1,16 @@
-"""Fight Song in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+"""Fight Song in numba: one kernel (`run`) plays a block of games, for the batch (blocks on a pool of
+threads, `batch`) and the trace (one game with its events, `play_game`).
 
 The state layout and the stacks are in state.py, the decisions in policies.py. Randomness: stream 0
 (DEAL) shuffles the three stacks once, at the start, in a fixed order (Game Play, Activity, Fight
 Song); used cards go to the bottom of their stacks, so after that the stacks only cycle. Stream 1 + s
-holds seat s's random decisions. The batch plays chunks of CHUNK games, each chunk reusing one set of
-arrays; a game's result depends only on (seed, game index).
+holds seat s's random decisions. A block of games reuses one set of arrays; a game's result depends only
+on (seed, game index).
 
 A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song card (A..A+F-1).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
@@ -21,7 +22,8 @@ from analyzer.games.fightsong.state import (
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
     S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
-from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
+from analyzer.rng import DEAL, reset_streams, shuffle
+from analyzer.threads import run_in_blocks
 
 # rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
@@ -271,10 +273,8 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
     return outcome, winner, hands
 
 
-# _nrt=False: the game loop allocates nothing (its callers hand it every array), and without numba's
-# reference counting it pays no atomic increment and decrement for each array a helper receives.
-@njit(cache=True, _nrt=False)
-def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+@njit(cache=True, inline="always")  # one caller (run): compiled once, inside it
+def play(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
     """Play a game from the stacks already in rg (state after init_state and the shuffles). Returns the
     number of trace events written, or -1 if the trace buffer was too small."""
     n = rules[R_PLAYERS]
@@ -502,48 +502,56 @@ def shuffle_stacks(st, rg, rng):
         shuffle(rng, DEAL, rg[base:base + st[S_SIZE + w]], st[S_SIZE + w])
 
 
-@njit(cache=True)
-def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-              par, out, trace, trace_on):
-    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
-    Returns the number of events written (-1 if the trace buffer was too small)."""
+# _nrt=False: the kernel allocates nothing (its callers hand it every array, scratch included), and without
+# numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
+# nogil: the batch runs it on a pool of threads.
+@njit(cache=True, _nrt=False, nogil=True)
+def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+        deck_k, pol, par, out, tr, on, st, rg, hand, rng):
+    """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and freshly
+    keyed streams; events go to `tr` if `on`. The batch and the trace both play through here (one kernel
+    to compile). Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
     n = rules[R_PLAYERS]
-    rng = new_streams(seed, game, 1 + n)
-    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
-    init_state(st, rg, order_gp, order_act, order_fs, n)
-    if rules[R_STACKED] == 0:
-        shuffle_stacks(st, rg, rng)
-    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace,
-               trace_on)
-
-
-CHUNK = 64  # games a batch plays with one set of state arrays
-
-
-@njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
-    reusing one set of state arrays and random state (re-keyed for every game)."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, first_game + lo, 1 + n)
-    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    off = lo < 0  # False, typed bool like play_game's trace_on (not a literal): run compiles once
+    written = 0
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         init_state(st, rg, order_gp, order_act, order_fs, n)
         if rules[R_STACKED] == 0:
             shuffle_stacks(st, rg, rng)
-        run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i], dummy, off)
+        written = play(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i],
+                       tr, on)
+    return written
 
 
-@njit(cache=True, parallel=True)
+def scratch(rules, order_gp, order_act, order_fs):
+    """The arrays `run` works in, allocated here so that the kernel allocates nothing: state, stacks,
+    hands (state.new_state) and the random streams (keyed by run for each game)."""
+    return (*new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP]),
+            np.zeros(2 * (1 + rules[R_PLAYERS]), dtype=np.uint64))
+
+
+def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+              par, out, trace):
+    """Play game `game` of the run keyed by `seed`; fill `out` (one row); append its events to `trace`.
+    Returns the number of events written (-1 if the trace buffer was too small)."""
+    return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+               deck_k, pol, par, out.reshape(1, -1), trace, True, *scratch(rules, order_gp, order_act, order_fs))
+
+
+CHUNK = 64  # games per block at the least (a block reuses one set of scratch arrays)
+NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
+
+
+def play_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab,
+               lf, deck_k, pol, par, out):
+    run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+        deck_k, pol, par, out, NO_TRACE, False, *scratch(rules, order_gp, order_act, order_fs))
+
+
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
           par, out):
-    ng = out.shape[0]
-    nch = (ng + CHUNK - 1) // CHUNK
-    for c in prange(nch):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, order_gp, order_act, order_fs, gp_kind, how,
-                   score, vers, cval, gtab, lf, deck_k, pol, par, out)
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads
+    (analyzer/threads.py): no prange kernel to compile the game a second time."""
+    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game),
+                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+                   par, out))
