@@ -510,7 +510,7 @@ def result_row(st, rules, out, end, win_mask, tr, on):
         if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
             won_on_extra = 1
     out[g + G_MARGIN] = first - second
-    win_team = -1
+    win_team = np.int64(-1)  # not the literal -1: drama.finish would be compiled for it as well
     for t in range(nt):
         if win_mask == 1 << t:
             win_team = t
