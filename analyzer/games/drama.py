@@ -49,6 +49,16 @@ COLUMNS = ("lead_changes", "decided_at", "comeback", "final_margin")
 N_COLUMNS = len(COLUMNS)
 
 
+@njit(cache=True, inline="always")
+def _take_lead(a, o, n_top, at):
+    """A sole leader (n_top == 1) at unit `at`: a lead change if another unit was the last sole leader."""
+    if n_top == 1:
+        prev = a[o + D_LEADER]
+        if prev >= 0 and prev != at:
+            a[o + D_CHANGES] += 1
+        a[o + D_LEADER] = at
+
+
 @njit(cache=True, inline="always")  # called every turn: a call would pass ~12 words and spill registers
 def look(a, o, units, turn):
     """Take the standings now in the block (after turn `turn`) into account. Turn 0 (after the deal) starts
@@ -76,11 +86,7 @@ def look(a, o, units, turn):
         # = turn if it trails, else unchanged (turns only grow); as a max, LLVM emits no branch here
         a[i + _LAST] = max(a[i + _LAST], turn if d > 0 else -1)
         a[i + _DEFICIT] = max(a[i + _DEFICIT], d)
-    if n_top == 1:
-        prev = a[o + D_LEADER]
-        if prev >= 0 and prev != at:
-            a[o + D_CHANGES] += 1
-        a[o + D_LEADER] = at
+    _take_lead(a, o, n_top, at)
 
 
 @njit(cache=True, inline="always")
@@ -121,11 +127,7 @@ def look_one(a, o, units, turn, u, v):
         n_top += d == 0
         a[i + _LAST] = turn - 1 if before < top and d == 0 else a[i + _LAST]
         a[i + _DEFICIT] = max(a[i + _DEFICIT], d)
-    if n_top == 1:
-        prev = a[o + D_LEADER]
-        if prev >= 0 and prev != at:
-            a[o + D_CHANGES] += 1
-        a[o + D_LEADER] = at
+    _take_lead(a, o, n_top, at)
 
 
 @njit(cache=True)
