@@ -9,6 +9,17 @@ from analyzer.games.base import CardPower, added_columns
 from analyzer.scenario import from_dict
 
 
+def traced_games(scenario):
+    """(index, events, result row as a dict) of every game of a scenario (a dict), each played traced."""
+    sc = from_dict(scenario)
+    game = sc.game
+    enc = sc.arms[0].encoded(game)
+    cols = game.columns(scenario["players"])
+    for index in range(sc.games):
+        events, out = game.play_traced(enc, sc.seed, index)
+        yield index, events, dict(zip(cols, out.tolist()))
+
+
 def reference_drama(standings, winner, length, turns=None):
     """The definitions of analyzer/games/drama.py in plain Python: standings[t] = every unit's standing
     (higher is better) after turn t (t = 0: after the deal), or after turn turns[t] when given; winner: the
@@ -39,7 +50,7 @@ def run_block(standings, winner, length):
     a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
     units = len(standings[0])
     for t, row in enumerate(standings):
-        a[3 + drama.D_STAND:3 + drama.D_STAND + units] = row
+        a[3 + drama.D_STAND:3 + drama.D_STAND + drama.D_UNIT * units:drama.D_UNIT] = row
         drama.look(a, 3, units, t)
     out = np.full(6, -7, dtype=np.int64)
     drama.finish(a, 3, units, -1 if winner is None else winner, length, out, 1)
@@ -76,6 +87,40 @@ def test_drama_block_against_the_reference_on_random_walks():
         top = max(final)
         winner = final.index(top) if final.count(top) == 1 else None
         assert run_block(standings, winner, turns) == reference_drama(standings, winner, turns)
+
+
+def run_block_one_at_a_time(standings, winner, length):
+    """run_block through look_one (turn 0 by look, then every turn's one changed unit) and settle."""
+    a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
+    units = len(standings[0])
+    a[3 + drama.D_STAND:3 + drama.D_STAND + drama.D_UNIT * units:drama.D_UNIT] = standings[0]
+    drama.look(a, 3, units, 0)
+    for t in range(1, len(standings)):
+        changed = [u for u in range(units) if standings[t][u] != standings[t - 1][u]]
+        assert len(changed) <= 1
+        u = changed[0] if changed else 0
+        drama.look_one(a, 3, units, t, u, standings[t][u])
+    drama.settle(a, 3, units, len(standings) - 1)
+    out = np.full(6, -7, dtype=np.int64)
+    drama.finish(a, 3, units, -1 if winner is None else winner, length, out, 1)
+    return tuple(int(x) for x in out[1:5])
+
+
+def test_look_one_gives_what_look_gives_on_one_change_per_turn():
+    """The lazy look_one (The Distance's) against the plain look on random walks where one unit moves per
+    turn (or none), small steps so that ties, joins and falls at the top are frequent; every possible winner."""
+    rng = np.random.default_rng(11)
+    for _ in range(400):
+        units = int(rng.integers(2, 6))
+        turns = int(rng.integers(1, 40))
+        rows = [[0] * units]
+        for _ in range(turns):
+            row = list(rows[-1])
+            if rng.random() < 0.8:
+                row[int(rng.integers(units))] += int(rng.integers(-2, 3))
+            rows.append(row)
+        for winner in [None] + list(range(units)):
+            assert run_block_one_at_a_time(rows, winner, turns) == run_block(rows, winner, turns)
 
 
 # --- The Distance ------------------------------------------------------------------------------------------
@@ -131,14 +176,9 @@ def distance_standings(events, players):
 @pytest.mark.parametrize("players, rules", [(2, {}), (4, {}), (3, {"misplay_rate": 0.2, "forget_call_rate": 0.5}),
                                             (5, {"interval": "random"})])
 def test_distance_drama_matches_a_recount_from_the_trace(players, rules):
-    game = get_game("distance")
-    sc = from_dict({"game": "distance", "players": players, "games": 60, "seed": 9, "rules": rules,
-                    "all_seats": {"policy": "conserve"}, "seats": {"1": {"policy": "random"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(60):
-        events, out = game.play_traced(enc, 9, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "distance", "players": players, "games": 60, "seed": 9,
+                                            "rules": rules, "all_seats": {"policy": "conserve"},
+                                            "seats": {"1": {"policy": "random"}}}):
         standings = distance_standings(events, players)
         assert len(standings) == row["length"] + 1
         winner = next((s for s in range(players) if row[f"win_{s}"]), None)
@@ -212,13 +252,8 @@ def one_category(game, players, row):
 @pytest.mark.parametrize("players", [2, 5])
 def test_distance_card_power_counts_the_wilds_dealt(players):
     game = get_game("distance")
-    sc = from_dict({"game": "distance", "players": players, "games": 50, "seed": 3,
-                    "all_seats": {"policy": "greedy"}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(50):
-        events, out = game.play_traced(enc, 3, index)
-        row = dict(zip(cols, out.tolist()))
+    for _, events, row in traced_games({"game": "distance", "players": players, "games": 50, "seed": 3,
+                                        "all_seats": {"policy": "greedy"}}):
         dealt = {e["seat"]: e["cards"] for e in events if e["type"] == "deal"}
         wilds = [sum(c["name"].startswith(("?", "Chromatic")) for c in dealt[s]) for s in range(players)]
         assert one_category(game, players, row) == [min(w, 2) for w in wilds]
@@ -227,13 +262,8 @@ def test_distance_card_power_counts_the_wilds_dealt(players):
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_fightsong_card_power_reads_the_division_mix_dealt(players):
     game = get_game("fightsong")
-    sc = from_dict({"game": "fightsong", "players": players, "games": 50, "seed": 3,
-                    "all_seats": {"policy": "greedy"}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(50):
-        events, out = game.play_traced(enc, 3, index)
-        row = dict(zip(cols, out.tolist()))
+    for _, events, row in traced_games({"game": "fightsong", "players": players, "games": 50, "seed": 3,
+                                        "all_seats": {"policy": "greedy"}}):
         dealt = {e["seat"]: e["cards"] for e in events if e["type"] == "deal" and e["reason"] == "start"}
         tops = []
         for s in range(players):
@@ -258,13 +288,9 @@ def test_added_columns_come_last_in_every_game():
 @pytest.mark.parametrize("players, rules", [(2, {}), (4, {}), (6, {"shuffle_each_round": True})])
 def test_noize_drama_and_groupies_match_the_trace(players, rules):
     game = get_game("noize")
-    sc = from_dict({"game": "noize", "players": players, "games": 80, "seed": 12, "rules": rules,
-                    "all_seats": {"policy": "threshold"}, "seats": {"1": {"policy": "random"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(players)
-    for index in range(80):
-        events, out = game.play_traced(enc, 12, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "noize", "players": players, "games": 80, "seed": 12,
+                                            "rules": rules, "all_seats": {"policy": "threshold"},
+                                            "seats": {"1": {"policy": "random"}}}):
         first = [e for e in events if e["type"] == "deal"][:players]
         groupies = {e["seat"]: e["cards"].count("Groupie") for e in first}
         assert one_category(game, players, row) == [min(groupies[s], 2) for s in range(players)]
@@ -283,13 +309,8 @@ def test_bards_drama_and_card_power_match_the_trace(rules):
 
     value = {name: v for name, _, v, _ in DECKTET}
     game = get_game("bards")
-    sc = from_dict({"game": "bards", "players": 2, "games": 60, "seed": 8, "rules": rules,
-                    "all_seats": {"policy": "random"}, "seats": {"1": {"policy": "greedy"}}})
-    enc = sc.arms[0].encoded(game)
-    cols = game.columns(2)
-    for index in range(60):
-        events, out = game.play_traced(enc, 8, index)
-        row = dict(zip(cols, out.tolist()))
+    for index, events, row in traced_games({"game": "bards", "players": 2, "games": 60, "seed": 8, "rules": rules,
+                                            "all_seats": {"policy": "random"}, "seats": {"1": {"policy": "greedy"}}}):
         setup = next(e for e in events if e["type"] == "setup")
         best = [max(value[c.rstrip("'")] for c in setup[k]) for k in ("given", "own")]  # seat 0, seat 1
         excuse = [any(e["type"] == "place" and e["seat"] == s and e["card"].rstrip("'") == "Excuse" for e in events)

@@ -58,3 +58,23 @@ def test_bards_batch_and_trace_share_one_kernel_compiled_once():
     events, row = GAME.play_traced(enc, 1, 2)
     assert (row == out[2]).all()
     assert len(E.run.signatures) == 1, E.run.signatures
+
+
+def test_fightsong_batch_and_trace_share_one_kernel_compiled_once():
+    """Fight Song plays the batch (on a pool of threads) and the trace through one kernel, `engine.run`:
+    a prange batch compiled the whole game again for its gufunc, and each layer of jitted functions above
+    the game loop compiled it once more (numba links and re-optimises every callee into each caller)."""
+    import numpy as np
+
+    from analyzer.games.fightsong import GAME
+    from analyzer.games.fightsong import engine as E
+
+    assert E.run.targetoptions.get("nogil") is True
+    assert not E.run.targetoptions.get("parallel"), "the batch runs engine.run on threads, not a prange"
+    seat = GAME.validate_seat({"policy": "greedy"}, "test", "seat")
+    enc = GAME.encode(GAME.validate_rules({}, 4, "test"), [seat] * 4)
+    out = np.zeros((3, len(GAME.columns(4))), dtype=np.int64)
+    GAME.run_batch(enc, 1, 0, out)
+    events, row = GAME.play_traced(enc, 1, 2)
+    assert (row == out[2]).all()
+    assert len(E.run.signatures) == 1, E.run.signatures

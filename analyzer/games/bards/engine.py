@@ -36,7 +36,7 @@ def n_columns():
 def _drama_look(st, turn):
     """The drama block sees both scores after `turn` (0: the setup)."""
     st[O_DRAMA + drama.D_STAND] = st[S_SCORE]
-    st[O_DRAMA + drama.D_STAND + 1] = st[S_SCORE + 1]
+    st[O_DRAMA + drama.D_STAND + drama.D_UNIT] = st[S_SCORE + 1]
     drama.look(st, O_DRAMA, 2, turn)
 
 

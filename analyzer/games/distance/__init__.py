@@ -65,6 +65,9 @@ def encode(rules, seats):
     cfg[S.O_KMASK:S.O_KMASK + n_kinds] = deck.masks
     cfg[S.O_KTOTAL:S.O_KTOTAL + n_kinds] = deck.copies
     cfg[S.O_CKIND:S.O_CKIND + len(card_kind)] = card_kind
+    for k in range(n_kinds):
+        first = np.flatnonzero(card_kind == k)
+        cfg[S.O_KID + k] = first[0] if first.size else -1
     for letter in range(9):
         kinds = [k for k, m in enumerate(deck.masks)
                  if (m == S.ALL if letter == S.WILD_LIST else m != S.ALL and (letter == S.ANY_LIST or (m >> letter) & 1))]

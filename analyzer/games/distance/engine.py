@@ -1,16 +1,18 @@
-"""The Distance in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+"""The Distance in numba: one game per call (`play_game`), a batch over games (`batch`) on a pool of threads.
 
 Random streams: 0 (DEAL) shuffles the deck at the start and the discard pile at every reshuffle;
 1 + s holds seat s's random decisions; 1 + players (TABLE) draws the interval when it is random;
 2 + players (ERRORS) draws the human errors. The interval and the errors never touch the deal, so every
 variant of a scenario plays from the very same opening deal.
 
-The batch plays chunks of CHUNK games in parallel, each chunk reusing one state array, random state
-and scratch (no allocation per game); a game's result depends only on (seed, game index).
-Flags are int64 (0/1), never literal booleans, so each function compiles once.
+The batch plays blocks of whole chunks of CHUNK games on several threads (analyzer/threads.py: no prange
+kernel, which would compile the whole game a second time), each chunk reusing one state array, random
+state and scratch (no allocation per game); a game's result depends only on (seed, game index).
+Flags are int64 (0/1), never literal booleans, and constants passed to a jitted function are np.int64(...):
+numba compiles a function once per literal value it is called with.
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.distance.policies import choose_interval, choose_play, declare, popcount7, start_letter
@@ -18,9 +20,10 @@ from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
     DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
     EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
-    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
+    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
     S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
-    fits, init_state, take_from_hand)
+    fits, init_state, play_cards)
+from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
@@ -49,19 +52,17 @@ def _opening_power(st, out, col):
     """Card power: out[col + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
     n = st[S_N]
     for s in range(n):
-        wilds = 0
-        for i in range(st[O_HN + s]):
-            if st[O_KMASK + st[O_CKIND + st[O_HAND + s * MAXC + i]]] == ALL:
-                wilds += 1
+        wilds = st[O_NWILD + s]
         out[col + min(wilds, 2) * n + s] = 1
 
 
 @njit(cache=True)
 def _drama_look(st, turn):
-    """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them)."""
+    """The drama block sees the hand sizes after `turn` (fewer cards is better: standing = minus them); the
+    turns after the deal use drama.look_one (one hand changes per turn)."""
     n = st[S_N]
     for s in range(n):
-        st[O_DRAMA + drama.D_STAND + s] = -st[O_HN + s]
+        st[O_DRAMA + drama.D_STAND + drama.D_UNIT * s] = -st[O_HN + s]
     drama.look(st, O_DRAMA, n, turn)
 
 
@@ -104,24 +105,16 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
                     m += 1
                     want_wilds -= 1
         out[players + C_MISPLAYS] += 1
-        _penalty(st, seat, 2, rng, out, tr, on)
+        _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
         return 0
-    m = 0
-    for _ in range(notes):
-        c = take_from_hand(st, seat, kind)
-        discard(st, c)
-        st[O_IDS + m] = c
-        m += 1
+    m = play_cards(st, seat, kind, notes, np.int64(0))
     left = wilds
-    if left > 0:
+    if left > 0:  # the wild kinds in deck order
         for j in range(n_kinds_of(st, WILD_LIST)):
             k = kinds_of(st, WILD_LIST, j)
-            while left > 0 and st[O_CNT + seat * MAXK + k] > 0:
-                c = take_from_hand(st, seat, k)
-                discard(st, c)
-                st[O_IDS + m] = c
-                m += 1
-                left -= 1
+            take = min(left, st[O_CNT + seat * MAXK + k])
+            m = play_cards(st, seat, k, take, m)
+            left -= take
     nxt = (letter + st[S_STEP]) % 7
     st[S_NEED] = nxt
     ev = emit(st, tr, on, EV_PLAY, seat, letter, nxt, m, 0, 0, 0)
@@ -135,8 +128,40 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     if st[O_HN + seat] == 1 and rates[RATE_FORGET] > 0.0 and uniform(rng, errors_stream) < rates[RATE_FORGET]:
         emit(st, tr, on, EV_PENALTY, seat, PEN_FORGOT, 0, -1, 0, 0, 0)
         out[players + C_FORGOT] += 1
-        _penalty(st, seat, 2, rng, out, tr, on)
+        _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
     return 1
+
+
+@njit(cache=True, inline="always")
+def draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on):
+    """A seat that holds nothing that fits draws one card at a time; a drawn card that fits is its play
+    (alone: it held nothing else that fits); after draw_limit draws (0: no limit), or with nothing left to
+    draw, it passes (recorded here). Returns (cards drawn, kind or -1, notes, wilds, letter) of the play
+    to make, notes + wilds == 0 after a pass."""
+    n = st[S_N]
+    drawn = 0
+    while draw_limit == 0 or drawn < draw_limit:
+        c, shuffled = draw(st, rng, tr, on)
+        out[n + C_RESHUFFLES] += shuffled
+        if c < 0:
+            break
+        drawn += 1
+        out[n + C_DRAWN] += 1
+        add_to_hand(st, seat, c)
+        ck = st[O_CKIND + c]
+        ck_mask = st[O_KMASK + ck]
+        playable = 1 if fits(ck_mask, need) else 0
+        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
+        if playable:
+            if ck_mask == ALL:
+                kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
+            else:
+                kind, notes, wilds = ck, np.int64(1), np.int64(0)
+            letter = need if need != NEED_ANY else declare(st, np.int64(seat), ck_mask, kind, notes, wilds, rng)
+            return drawn, kind, notes, wilds, letter
+    out[n + C_PASSES] += 1
+    emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
+    return drawn, np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
 
 
 @njit(cache=True)
@@ -199,6 +224,31 @@ def begin(st, rng, out, tr, on):
     st[S_NEED] = need
 
 
+@njit(cache=True)
+def end_game(st, out, tr, on, winner, turn, end):
+    """The end of a game (run and lookahead.run_look): the result row's winner, length, end condition,
+    cards left and drama, and the end event. Returns the number of trace events written, or -1 if the
+    trace buffer was too small."""
+    n = st[S_N]
+    if winner >= 0:
+        out[winner] = 1
+        out[n + C_NWIN] = 1
+    out[n + C_LEN] = turn
+    out[n + C_END] = end
+    for s in range(n):
+        out[n + len(STATS) + s] = st[O_HN + s]
+    drama.settle(st, O_DRAMA, n, turn)
+    drama.finish(st, O_DRAMA, n, winner, turn, out, n + len(STATS) + n)
+    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
+    if k >= 0:
+        for s in range(n):
+            tr[k, TRACE_FIXED + s] = st[O_HN + s]
+    if on and st[S_OVF] != 0:
+        return -1
+    return st[S_NE]
+
+
+
 # _nrt=False: the game loop allocates nothing, and without numba's reference counting it does not pay
 # an atomic increment and decrement for every array a helper receives (a quarter of the time of a turn
 # when measured with perf); a helper that allocated would fail to compile here, not misbehave.
@@ -208,7 +258,6 @@ def run(st, rates, rng, out, tr, on):
     Returns the number of trace events written, or -1 if the trace buffer was too small."""
     begin(st, rng, out, tr, on)
     n = st[S_N]
-    c_drama = n + len(STATS) + n
 
     seat = 0
     dry = 0  # consecutive passes of players who found nothing at all to draw
@@ -222,42 +271,14 @@ def run(st, rates, rng, out, tr, on):
         emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
         kind, notes, wilds, letter = choose_play(st, seat, need, rng)
         acted = 0
-        if notes + wilds > 0:
+        acted = 1
+        if notes + wilds == 0:
+            drawn, kind, notes, wilds, letter = draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on)
+            acted = 1 if drawn > 0 else 0
+        if notes + wilds > 0:  # one call site: _attempt is inlined, and each copy costs compile time
             _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-            acted = 1
-        else:
-            # cannot play: draw one card at a time, play a drawn card that fits, pass after draw_limit
-            drawn = 0
-            played = 0
-            while draw_limit == 0 or drawn < draw_limit:
-                c, shuffled = draw(st, rng, tr, on)
-                out[n + C_RESHUFFLES] += shuffled
-                if c < 0:
-                    break
-                drawn += 1
-                acted = 1
-                out[n + C_DRAWN] += 1
-                add_to_hand(st, seat, c)
-                ck = st[O_CKIND + c]
-                ck_mask = st[O_KMASK + ck]
-                playable = 1 if fits(ck_mask, need) else 0
-                emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
-                if playable:
-                    # it held nothing else that fits, so the drawn card is played alone
-                    if ck_mask == ALL:
-                        kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
-                    else:
-                        kind, notes, wilds = ck, np.int64(1), np.int64(0)
-                    letter = need
-                    if need == NEED_ANY:
-                        letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
-                    _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-                    played = 1
-                    break
-            if played == 0:
-                out[n + C_PASSES] += 1
-                emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
-        _drama_look(st, turn)
+        # only the seat to play drew or played: its hand is the one standing that can have changed
+        drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
         if st[O_HN + seat] == 0:
             winner = seat
             end = END_WON
@@ -266,32 +287,21 @@ def run(st, rates, rng, out, tr, on):
         if dry >= n:
             end = END_DEADLOCK
             break
-        seat = (seat + 1) % n
+        seat += 1
+        if seat == n:  # not % n: an integer division every turn
+            seat = 0
 
-    if winner >= 0:
-        out[winner] = 1
-        out[n + C_NWIN] = 1
-    out[n + C_LEN] = turn
-    out[n + C_END] = end
-    for s in range(n):
-        out[n + len(STATS) + s] = st[O_HN + s]
-    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
-    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
-    if k >= 0:
-        for s in range(n):
-            tr[k, TRACE_FIXED + s] = st[O_HN + s]
-    if on and st[S_OVF] != 0:
-        return -1
-    return st[S_NE]
+    return end_game(st, out, tr, on, winner, turn, end)
 
 
 N_STREAMS_EXTRA = 3  # DEAL, TABLE, ERRORS besides the seats' streams
 
 
 @njit(cache=True)
-def _setup(st, rng):
-    """A new game's state: the deck in stock, shuffled (or in the stacked order: tests)."""
-    init_state(st)
+def _setup(st, rng, ids):
+    """A new game's state: the deck in stock, shuffled (or in the stacked order: tests); ids (0/1): the
+    hands keep their card ids (a traced game, the lookahead)."""
+    init_state(st, ids)
     n_cards = st[S_NCARDS]
     if st[C_STACKED] != 0:
         for i in range(n_cards):
@@ -307,14 +317,14 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
     Returns the number of events written (-1 if the trace buffer was too small)."""
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    _setup(st, rng)
+    _setup(st, rng, trace_on)
     return run(st, rates, rng, out, trace, trace_on)
 
 
 CHUNK = 64  # games a batch plays with one state array and random state
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
 def play_chunk(seed, first_game, lo, hi, config, rates, out):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
@@ -323,14 +333,10 @@ def play_chunk(seed, first_game, lo, hi, config, rates, out):
     off = np.int64(0)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rng)
+        _setup(st, rng, off)
         run(st, rates, rng, out[i], dummy, off)
 
 
-@njit(cache=True, parallel=True)
 def batch(seed, first_game, config, rates, out):
-    ng = out.shape[0]
-    nch = (ng + CHUNK - 1) // CHUNK
-    for c in prange(nch):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), config, rates, out)
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads."""
+    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game), (config, rates, out))

@@ -32,15 +32,12 @@ from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.distance.engine import (
-    C_DRAWN, C_END, C_LEN, C_NWIN, C_PASSES, C_RESHUFFLES, END_CAP, END_DEADLOCK, END_WON,
-    N_STREAMS_EXTRA, STATS, _attempt, _drama_look, _setup, begin)
-from analyzer.games.distance.policies import (
-    DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play, declare)
+    END_CAP, END_DEADLOCK, END_WON, N_STREAMS_EXTRA, _attempt, _setup, begin, draw_until_fits, end_game)
+from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play
 from analyzer.games.distance.state import (
-    ALL, C_DRAW_LIMIT, C_TURN_CAP, DRAW_NORMAL, EV_DRAW, EV_END, EV_PASS, EV_TURN, MAXC, MAXK, O_CKIND, N_PAR,
-    NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NE, S_NEED, S_NSTOCK, S_OVF,
-    S_POS, ST_SIZE, TRACE_FIXED, WILD_LIST, add_to_hand, draw, emit, fits, fitting_list, kinds_of,
-    n_kinds_of)
+    ALL, C_DRAW_LIMIT, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN,
+    O_NWILD, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
+    add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -61,40 +58,12 @@ def _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
 
 @njit(cache=True)
 def _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on):
-    """A seat that holds nothing that fits: draw one card at a time, play a drawn card that fits, pass
-    after draw_limit (exactly engine.run's turn). Returns 1 if it drew or played (acted), else 0."""
-    n = st[S_N]
-    acted = 0
-    drawn = 0
-    played = 0
-    while draw_limit == 0 or drawn < draw_limit:
-        c, shuffled = draw(st, rng, tr, on)
-        out[n + C_RESHUFFLES] += shuffled
-        if c < 0:
-            break
-        drawn += 1
-        acted = 1
-        out[n + C_DRAWN] += 1
-        add_to_hand(st, seat, c)
-        ck = st[O_CKIND + c]
-        ck_mask = st[O_KMASK + ck]
-        playable = 1 if fits(ck_mask, need) else 0
-        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
-        if playable:
-            if ck_mask == ALL:
-                kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
-            else:
-                kind, notes, wilds = ck, np.int64(1), np.int64(0)
-            letter = need
-            if need == NEED_ANY:
-                letter = declare(st, seat, ck_mask, kind, notes, wilds, rng)
-            _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-            played = 1
-            break
-    if played == 0:
-        out[n + C_PASSES] += 1
-        emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
-    return acted
+    """engine.run's turn for a seat that holds nothing that fits: draw (engine.draw_until_fits), play a
+    drawn card that fits. Returns 1 if it drew or played (acted), else 0."""
+    drawn, kind, notes, wilds, letter = draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on)
+    if notes + wilds > 0:
+        _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+    return 1 if drawn > 0 else 0
 
 
 @njit(cache=True)
@@ -118,7 +87,9 @@ def _rollout(sst, seat, turn, stop, rng2, zrates, dout, dtr, off):
         dry = 0 if acted else dry + 1
         if dry >= n:
             return -1
-        seat = (seat + 1) % n
+        seat += 1
+        if seat == n:
+            seat = 0
     return -1
 
 
@@ -148,9 +119,7 @@ def _candidates(st, seat, need, rng, cand):
         return 0
     m = _add(cand, 0, kind, notes, wilds, letter)
     base = O_CNT + seat * MAXK
-    w_all = 0
-    for j in range(n_kinds_of(st, WILD_LIST)):
-        w_all += st[base + kinds_of(st, WILD_LIST, j)]
+    w_all = st[O_NWILD + seat]
     fitting = fitting_list(need)
     for j in range(n_kinds_of(st, fitting)):
         k = kinds_of(st, fitting, j)
@@ -221,6 +190,7 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
                         sst[O_CNT + o * MAXK + k] = 0
                     h = st[O_HN + o]
                     sst[O_HN + o] = 0
+                    sst[O_NWILD + o] = 0
                     for i in range(h):
                         add_to_hand(sst, o, pool[p])
                         p += 1
@@ -261,7 +231,6 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
     tests/test_distance_lookahead.py checks an all-greedy game gives engine.run's row)."""
     begin(st, rng, out, tr, on)  # the deal, interval and start card, as engine.run
     n = st[S_N]
-    c_drama = n + len(STATS) + n
 
     seat = 0
     dry = 0
@@ -283,7 +252,8 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
             acted = 1
         else:
             acted = _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on)
-        _drama_look(st, turn)
+        # only the seat to play drew or played: its hand is the one standing that can have changed
+        drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
         if st[O_HN + seat] == 0:
             winner = seat
             end = END_WON
@@ -294,21 +264,7 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
             break
         seat = (seat + 1) % n
 
-    if winner >= 0:
-        out[winner] = 1
-        out[n + C_NWIN] = 1
-    out[n + C_LEN] = turn
-    out[n + C_END] = end
-    for s in range(n):
-        out[n + len(STATS) + s] = st[O_HN + s]
-    drama.finish(st, O_DRAMA, n, winner, turn, out, c_drama)
-    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
-    if k >= 0:
-        for s in range(n):
-            tr[k, TRACE_FIXED + s] = st[O_HN + s]
-    if on and st[S_OVF] != 0:
-        return -1
-    return st[S_NE]
+    return end_game(st, out, tr, on, winner, turn, end)
 
 
 @njit(cache=True)
@@ -325,7 +281,7 @@ def play_game_look(seed, game, config, rates, out, trace, trace_on):
     """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    _setup(st, rng)
+    _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
     sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[0])
     return run_look(st, rates, rng, out, trace, trace_on, sst, pool, cand, sums, rng2, zrates, dout, dtr)
 
@@ -340,7 +296,7 @@ def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
     sst, pool, cand, sums, rng2, zrates, dout, dtr = _scratch(config, out.shape[1])
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rng)
+        _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
         run_look(st, rates, rng, out[i], dummy, off, sst, pool, cand, sums, rng2, zrates, dout, dtr)
 
 

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.distance.state import (
-    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
+    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_NWILD, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
     PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, WILD_LIST, fitting_list,
     kinds_of, n_kinds_of)
 from analyzer.rng import below
@@ -63,7 +63,7 @@ def letter_supply(st, counts_at, letter):
     return total
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # not inlined: called only when any letter may be played (compile time)
 def declare(st, seat, candidates, play_kind, notes, wilds, rng):
     """The letter to declare among `candidates` (a mask), by the seat's declare rule, for a play of
     `notes` cards of play_kind and `wilds` wilds."""
@@ -111,6 +111,44 @@ def declare(st, seat, candidates, play_kind, notes, wilds, rng):
     return best
 
 
+@njit(cache=True)  # not inlined into every turn of every policy: compile time
+def random_play(st, seat, need, rng, wilds):
+    """The random policy's play: uniform over every legal (kind, notes, wilds, letter); wilds: held."""
+    base = O_CNT + seat * MAXK
+    fitting = fitting_list(need)
+    # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
+    total = 0
+    for j in range(n_kinds_of(st, fitting)):
+        k = kinds_of(st, fitting, j)
+        c = st[base + k]
+        mask = st[O_KMASK + k]
+        if c > 0:
+            letters = popcount7(mask) if need == NEED_ANY else 1
+            total += c * (wilds + 1) * letters
+    wild_letters = 7 if need == NEED_ANY else 1
+    total += wilds * wild_letters
+    if total == 0:
+        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+    j = below(rng, 1 + seat, total)
+    for i in range(n_kinds_of(st, fitting)):
+        k = kinds_of(st, fitting, i)
+        c = st[base + k]
+        mask = st[O_KMASK + k]
+        if c > 0:
+            letters = popcount7(mask) if need == NEED_ANY else 1
+            size = c * (wilds + 1) * letters
+            if j < size:
+                notes = 1 + j // ((wilds + 1) * letters)
+                rest = j % ((wilds + 1) * letters)
+                w = rest // letters
+                letter = need if need != NEED_ANY else nth_letter(mask, rest % letters)
+                return np.int64(k), np.int64(notes), np.int64(w), np.int64(letter)
+            j -= size
+    w = 1 + j // wild_letters
+    letter = need if need != NEED_ANY else j % wild_letters
+    return np.int64(-1), np.int64(0), np.int64(w), np.int64(letter)
+
+
 @njit(cache=True, inline="always")
 def choose_play(st, seat, need, rng):
     """The seat's play for the needed letter: (kind of the notes or -1, notes, wilds, declared letter);
@@ -119,9 +157,7 @@ def choose_play(st, seat, need, rng):
     policy = st[O_POL + seat]
     # wilds held, and the fitting pitch class held most of (ties: the first kind in the deck), looking
     # only at the kinds that give the needed letter
-    wilds = 0
-    for j in range(n_kinds_of(st, WILD_LIST)):
-        wilds += st[base + kinds_of(st, WILD_LIST, j)]
+    wilds = st[O_NWILD + seat]
     best, best_count = -1, 0
     fitting = fitting_list(need)
     for j in range(n_kinds_of(st, fitting)):
@@ -130,37 +166,7 @@ def choose_play(st, seat, need, rng):
         if c > best_count:
             best, best_count = k, c
     if policy == P_RANDOM:
-        # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
-        total = 0
-        for j in range(n_kinds_of(st, fitting)):
-            k = kinds_of(st, fitting, j)
-            c = st[base + k]
-            mask = st[O_KMASK + k]
-            if c > 0:
-                letters = popcount7(mask) if need == NEED_ANY else 1
-                total += c * (wilds + 1) * letters
-        wild_letters = 7 if need == NEED_ANY else 1
-        total += wilds * wild_letters
-        if total == 0:
-            return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
-        j = below(rng, 1 + seat, total)
-        for i in range(n_kinds_of(st, fitting)):
-            k = kinds_of(st, fitting, i)
-            c = st[base + k]
-            mask = st[O_KMASK + k]
-            if c > 0:
-                letters = popcount7(mask) if need == NEED_ANY else 1
-                size = c * (wilds + 1) * letters
-                if j < size:
-                    notes = 1 + j // ((wilds + 1) * letters)
-                    rest = j % ((wilds + 1) * letters)
-                    w = rest // letters
-                    letter = need if need != NEED_ANY else nth_letter(mask, rest % letters)
-                    return np.int64(k), np.int64(notes), np.int64(w), np.int64(letter)
-                j -= size
-        w = 1 + j // wild_letters
-        letter = need if need != NEED_ANY else j % wild_letters
-        return np.int64(-1), np.int64(0), np.int64(w), np.int64(letter)
+        return random_play(st, np.int64(seat), need, rng, np.int64(wilds))
     all_in = policy == P_GREEDY or st[O_HN + seat] <= par(st, seat, PAR_RESERVE)
     if best >= 0:
         notes = best_count if all_in else 1
@@ -172,7 +178,9 @@ def choose_play(st, seat, need, rng):
         candidates = ALL if need == NEED_ANY else (1 << need)
     else:
         return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
-    letter = declare(st, seat, candidates, best, notes, w, rng)
+    # a needed letter leaves nothing to declare (the common case: skip declare's letter counting)
+    letter = need if need != NEED_ANY else declare(st, np.int64(seat), np.int64(candidates), np.int64(best), np.int64(notes),
+                                                              np.int64(w), rng)
     return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
 
 

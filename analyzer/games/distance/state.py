@@ -6,8 +6,11 @@ kinds, the rules, the seats' policies) and the scratch space of the decisions: e
 takes `st` and a few scalars. That is for speed: numba counts references to every array a helper
 receives (atomic increments on every call), so one array instead of ten keeps a turn cheap. The
 configuration part is written once per run (`encode` builds it) and kept from game to game; the game
-part is reset by init_state. Hands hold card ids (unique per
-physical card) and, beside them, counts per kind, which the policies read. The stock is read from
+part is reset by init_state. Hands are counts per kind (what the rules and policies read); the card
+ids (unique per physical card) of each hand are kept beside them only when S_IDS is set (a traced game
+or the lookahead, which need them). Without them, a card leaving a hand is represented by its kind's
+first id (O_KID): the stock and discard pile then hold other ids of the same kinds, so the game (every
+kind drawn, played and reshuffled) is exactly the same, and the batch skips the id bookkeeping. The stock is read from
 position S_POS up to S_NSTOCK (index S_POS is its top); the discard pile grows upwards (its last card
 is the top card, the one the next play must follow).
 
@@ -55,13 +58,15 @@ MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2
 O_IDS = O_CFG + 16              # MAXC scratch: the card ids of a play
 O_SCR = O_IDS + MAXC            # MAXK scratch: a hand's counts after a play
 O_SUPPLY = O_SCR + MAXK         # 7 scratch: cards per letter (the interval choice)
-O_GAME = O_SUPPLY + 8           # from here on, the game (reset by init_state)
+O_KID = O_SUPPLY + 8            # MAXK: the first card id of each kind (a hand without ids gives it)
+O_GAME = O_KID + MAXK           # from here on, the game (reset by init_state)
 
 # --- the game -----------------------------------------------------------------------------------------
 O_HAND = O_GAME                 # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
 O_HN = O_HAND + MAXP * MAXC     # MAXP hand sizes
 O_CNT = O_HN + MAXP             # MAXP x MAXK: cards of each kind in each hand
-O_STOCK = O_CNT + MAXP * MAXK   # the stock; its top is st[O_STOCK + st[S_POS]]
+O_NWILD = O_CNT + MAXP * MAXK   # MAXP: wilds in each hand (the sum of its wild kinds' counts, kept up to date)
+O_STOCK = O_NWILD + MAXP        # the stock; its top is st[O_STOCK + st[S_POS]]
 O_DISC = O_STOCK + MAXC         # the discard pile, bottom first
 O_DCNT = O_DISC + MAXC          # MAXK: cards of each kind in the discard pile (what everyone can see)
 O_SC = O_DCNT + MAXK            # scalars
@@ -72,6 +77,7 @@ S_NEED = O_SC + 3               # the letter the next play must give (NEED_ANY: 
 S_STEP = O_SC + 4               # the interval as a step: 1 (seconds) .. 6 (sevenths)
 S_NE = O_SC + 5                 # trace events written
 S_OVF = O_SC + 6                # 1 if the trace buffer overflowed
+S_IDS = O_SC + 7                # 1: the hands keep their card ids at O_HAND (see the module docstring)
 O_DRAMA = O_SC + 8              # the drama block (analyzer.games.drama): standings = minus the hand sizes
 ST_SIZE = O_DRAMA + D_SIZE
 S_N = C_PLAYERS                 # (short names used by the rules: players, cards, kinds)
@@ -110,10 +116,14 @@ def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7):
 
 
 @njit(cache=True)
-def init_state(st):
-    """A new game: the game part zeroed, the deck in the stock in id order (shuffled by the caller)."""
-    for i in range(O_GAME, ST_SIZE):
+def init_state(st, ids):
+    """A new game: the game part zeroed (but for the card lists, always written before they are read),
+    the deck in the stock in id order (shuffled by the caller); ids (0/1): keep the hands' card ids."""
+    for i in range(O_HN, O_STOCK):
         st[i] = 0
+    for i in range(O_DCNT, ST_SIZE):
+        st[i] = 0
+    st[S_IDS] = ids
     n_cards = st[C_NCARDS]
     st[S_NSTOCK] = n_cards
     for c in range(n_cards):
@@ -128,14 +138,18 @@ def stock_left(st):
 @njit(cache=True, inline="always")
 def add_to_hand(st, seat, card):
     n = st[O_HN + seat]
-    st[O_HAND + seat * MAXC + n] = card
+    if st[S_IDS]:
+        st[O_HAND + seat * MAXC + n] = card
     st[O_HN + seat] = n + 1
-    st[O_CNT + seat * MAXK + st[O_CKIND + card]] += 1
+    kind = st[O_CKIND + card]
+    st[O_CNT + seat * MAXK + kind] += 1
+    st[O_NWILD + seat] += st[O_KMASK + kind] == ALL
 
 
 @njit(cache=True, inline="always")
-def take_from_hand(st, seat, kind):
-    """Remove the first card of `kind` from seat's hand (keeping the others in order); returns its id."""
+def _take_id(st, seat, kind):
+    """Remove the first card of `kind` from seat's hand, which keeps its ids (the others stay in order);
+    returns its id."""
     base = O_HAND + seat * MAXC
     n = st[O_HN + seat]
     for i in range(n):
@@ -145,6 +159,7 @@ def take_from_hand(st, seat, kind):
                 st[base + j] = st[base + j + 1]
             st[O_HN + seat] = n - 1
             st[O_CNT + seat * MAXK + kind] -= 1
+            st[O_NWILD + seat] -= st[O_KMASK + kind] == ALL
             return c
     return -1
 
@@ -154,6 +169,32 @@ def discard(st, card):
     st[O_DISC + st[S_NDISC]] = card
     st[S_NDISC] += 1
     st[O_DCNT + st[O_CKIND + card]] += 1
+
+
+@njit(cache=True, inline="always")
+def play_cards(st, seat, kind, count, m):
+    """Move `count` cards of `kind` from seat's hand onto the discard pile (the first ones of that kind in
+    the hand), their ids listed at O_IDS + m.. when the hands keep ids; returns m + count."""
+    if st[S_IDS] == 0:
+        # no ids: the counts move at once (card by card, each count would wait on the last store), and the
+        # pile gets the kind's first id `count` times
+        st[O_HN + seat] -= count
+        st[O_CNT + seat * MAXK + kind] -= count
+        if st[O_KMASK + kind] == ALL:
+            st[O_NWILD + seat] -= count
+        st[O_DCNT + kind] += count
+        d = st[S_NDISC]
+        kid = st[O_KID + kind]
+        for i in range(count):
+            st[O_DISC + d + i] = kid
+        st[S_NDISC] = d + count
+        return m + count
+    for _ in range(count):
+        c = _take_id(st, seat, kind)
+        discard(st, c)
+        st[O_IDS + m] = c
+        m += 1
+    return m
 
 
 @njit(cache=True, inline="always")

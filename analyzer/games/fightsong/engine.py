@@ -1,15 +1,16 @@
-"""Fight Song in numba: one game per call (`play_game`), a parallel batch over games (`batch`).
+"""Fight Song in numba: one kernel (`run`) plays a block of games, for the batch (blocks on a pool of
+threads, `batch`) and the trace (one game with its events, `play_game`).
 
 The state layout and the stacks are in state.py, the decisions in policies.py. Randomness: stream 0
 (DEAL) shuffles the three stacks once, at the start, in a fixed order (Game Play, Activity, Fight
 Song); used cards go to the bottom of their stacks, so after that the stacks only cycle. Stream 1 + s
-holds seat s's random decisions. The batch plays chunks of CHUNK games, each chunk reusing one set of
-arrays; a game's result depends only on (seed, game index).
+holds seat s's random decisions. A block of games reuses one set of arrays; a game's result depends only
+on (seed, game index).
 
 A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song card (A..A+F-1).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games import drama
 from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
@@ -21,7 +22,8 @@ from analyzer.games.fightsong.state import (
     O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
     S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
     hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
-from analyzer.rng import DEAL, new_streams, reset_streams, shuffle
+from analyzer.rng import DEAL, reset_streams, shuffle
+from analyzer.threads import run_in_blocks
 
 # rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
@@ -85,7 +87,7 @@ def columns(n):
 def _drama_look(st, nt, turn):
     """The drama block sees every team's score (round points and extra points) after hand `turn`."""
     for t in range(nt):
-        st[O_DRAMA + drama.D_STAND + t] = st[O_TPTS + t] + st[O_TEXTRA + t]
+        st[O_DRAMA + drama.D_STAND + drama.D_UNIT * t] = st[O_TPTS + t] + st[O_TEXTRA + t]
     drama.look(st, O_DRAMA, nt, turn)
 
 
@@ -271,18 +273,14 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
     return outcome, winner, hands
 
 
-# _nrt=False: the game loop allocates nothing (its callers hand it every array), and without numba's
-# reference counting it pays no atomic increment and decrement for each array a helper receives.
-@njit(cache=True, _nrt=False)
-def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
-    """Play a game from the stacks already in rg (state after init_state and the shuffles). Returns the
-    number of trace events written, or -1 if the trace buffer was too small."""
+# The pieces of a game, each inlined into run (one caller each). They are called from run rather than from
+# one per-game function: numba's inlining copies a function's IR at a cost that grows with its blocks times
+# its variables, so one whole-game function cost more to inline than its pieces do.
+@njit(cache=True, inline="always")
+def begin(st, rg, hand, rules, gp_kind, out, tr, on):
+    """A game's start from the stacks in rg: a zeroed result row, the stacks in the trace, the deal, the
+    opening hands' card power and the drama block."""
     n = rules[R_PLAYERS]
-    nt = n_teams(n)
-    n_act = st[S_SIZE + STK_ACT]
-    target = rules[R_TARGET]
-    step = rules[R_STEP]
-    c_score, c_seat, c_tscore, c_tpts, c_textra, g = layout(n)
     for i in range(out.shape[0]):
         out[i] = 0
     if on:
@@ -295,161 +293,195 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
                     if pos >= st[S_SIZE + w]:
                         pos -= st[S_SIZE + w]
                     tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
-    all_seats = (1 << n) - 1
-    deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_HAND], np.int64(DEAL_START), tr, on)
-    c_drama = g + len(GAME_COLUMNS)
-    _opening_power(st, hand, gp_kind, n, out, c_drama + drama.N_COLUMNS)
-    _drama_look(st, nt, np.int64(0))
-    end = -1
-    win_mask = 0  # winning teams (bits)
-    while True:
-        hand_no = st[S_HANDS]
-        starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
-        if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
-            st[S_LEFT] = starter
-        board = take(st, rg, STK_ACT)
-        if on:
-            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
-                 0, 0, 0, 0, 0)
-        if n == 2:  # alternately, one card at a time, two cards each
-            nplays = 4
-            for j in range(4):
-                st[O_SEQ + j] = (starter + j) % 2
-        else:
-            nplays = n
-            for j in range(n):
-                st[O_SEQ + j] = clockwise(starter, j, n)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(0), nplays)
-        # record the hand's points
-        for j in range(nplays):
-            st[O_REG + j] = st[O_PL + j]
-            h = st[O_PLH + j]
-            seat = st[O_SEQ + j]
-            pts = score[board, st[O_PLC + j], gp_kind[st[O_PL + j]]]
-            st[O_SEATPTS + seat] += pts
-            out[g + G_POINTS] += pts
-            out[g + G_PLAYS] += 1
-            if h == HOW_BONUS:
-                out[g + G_P1_BONUS] += 1
-            elif h == HOW_INNER:
-                out[g + G_P1_INNER] += 1
-            elif pts == 3:
-                out[g + G_P3] += 1
-            elif pts == 2:
-                out[g + G_P2] += 1
-            else:
-                out[g + G_P0] += 1
-        for t in range(nt):
-            st[O_TPTS + t] += st[O_TSC + t]
-            crossed = st[O_TPTS + t] // step
-            st[O_TPEND + t] += crossed - st[O_TCROSS + t]
-            out[g + G_FS_OPP] += crossed - st[O_TCROSS + t]
-            st[O_TCROSS + t] = crossed
-            st[O_XSNAP + t] = st[O_TEXTRA + t]
-        st[S_HANDS] = hand_no + 1
-        if on:
-            ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-            team_list(st, tr, ek, O_TSC, nt, 0)
-            team_list(st, tr, ek, O_TPTS, nt, nt)
-            team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
-            team_list(st, tr, ek, O_TPEND, nt, 3 * nt)
-        # Fight Song rounds: one per opportunity; a round serves every team that has one pending
-        while True:
-            init_mask = np.int64(0)
-            n_init = 0
-            for t in range(nt):
-                if st[O_TPEND + t] > 0:
-                    init_mask |= 1 << t
-                    n_init += 1
-                    st[O_TPEND + t] -= 1
-            if init_mask == 0:
-                break
-            part_mask = all_seats
-            if n == 3:
-                if n_init == 1:
-                    chooser = 0
-                    while not (init_mask >> chooser) & 1:
-                        chooser += 1
-                    opponent = choose_battle(st, pol, par, rng, chooser)
-                    rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
-                    if on:
-                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
-                    part_mask = (1 << chooser) | (1 << opponent)
-                else:
-                    part_mask = init_mask  # in 3 players a team is a seat
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                      init_mask, part_mask)
-            out[g + G_FS_ROUNDS] += 1
-            out[g + G_FS_HANDS] += hands
-            out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
-            if n_init > 1:
-                out[g + G_FS_MULTI] += 1
-            if outcome == FSO_WON:
-                out[g + G_FS_WON] += 1
-            elif outcome == FSO_LOST:
-                out[g + G_FS_LOST] += 1
-            else:
-                out[g + G_FS_NO_POINT] += 1
-        # the hand's cards go to the bottom of their stacks (after its Fight Song rounds)
-        for j in range(nplays):
-            put_bottom(st, rg, STK_GP, st[O_REG + j])
-        put_bottom(st, rg, STK_ACT, board)
-        if on:
-            ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
-            if ek >= 0:
-                for j in range(nplays):
-                    tr[ek, TRACE_FIXED + j] = st[O_REG + j]
-            ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
-            if ek >= 0:
-                tr[ek, TRACE_FIXED] = board
-        _drama_look(st, nt, st[S_HANDS])
-        # the end: teams at the target or above
-        top = -1
-        n_reached = 0
-        for t in range(nt):
-            v = st[O_TPTS + t] + st[O_TEXTRA + t]
-            if v >= target:
-                n_reached += 1
-            if v > top:
-                top = v
-        if n_reached > 0:
-            tied = np.int64(0)
-            n_tied = 0
-            for t in range(nt):
-                if st[O_TPTS + t] + st[O_TEXTRA + t] == top:
-                    tied |= 1 << t
-                    n_tied += 1
-            if n_tied == 1:
-                end = END_ALONE if n_reached == 1 else END_HIGHEST
-                win_mask = tied
-            else:  # an exact tie at the top: a Fight Song round between the tied teams
-                part = np.int64(0)
-                for s in range(n):
-                    if (tied >> team_of(s, n)) & 1:
-                        part |= 1 << s
-                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                          pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                          tied, part)
-                out[g + G_TB_ROUNDS] += 1
-                out[g + G_TB_HANDS] += hands
-                if outcome == FSO_WON:
-                    end = END_TIEBREAK
-                    win_mask = 1 << winner
-                else:
-                    end = END_SHARED
-                    win_mask = tied
-            break
-        if st[S_HANDS] >= rules[R_MAX_HANDS]:
-            end = END_STALL
-            win_mask = 0
-            break
-        if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
-            deal(st, rg, hand, gp_kind, np.int64(0), all_seats, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL), tr, on)
-            out[g + G_REFILLS] += 1
+    deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_HAND], np.int64(DEAL_START), tr, on)
+    _opening_power(st, hand, gp_kind, n, out, layout(n)[5] + len(GAME_COLUMNS) + drama.N_COLUMNS)
+    _drama_look(st, n_teams(n), np.int64(0))
 
-    # the result row
+
+@njit(cache=True, inline="always")
+def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+    """A regular hand: its starter and Activity card, the plays, their points recorded and the Fight Song
+    opportunities they give. Returns (the Activity card, the number of plays)."""
+    n = rules[R_PLAYERS]
+    nt = n_teams(n)
+    step = rules[R_STEP]
+    g = layout(n)[5]
+    hand_no = st[S_HANDS]
+    starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
+    if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
+        st[S_LEFT] = starter
+    board = take(st, rg, STK_ACT)
+    if on:
+        emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
+             0, 0, 0, 0, 0)
+    if n == 2:  # alternately, one card at a time, two cards each
+        nplays = 4
+        for j in range(4):
+            st[O_SEQ + j] = (starter + j) % 2
+    else:
+        nplays = n
+        for j in range(n):
+            st[O_SEQ + j] = clockwise(starter, j, n)
+    play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+               np.int64(0), nplays)
+    # record the hand's points
+    for j in range(nplays):
+        st[O_REG + j] = st[O_PL + j]
+        h = st[O_PLH + j]
+        seat = st[O_SEQ + j]
+        pts = score[board, st[O_PLC + j], gp_kind[st[O_PL + j]]]
+        st[O_SEATPTS + seat] += pts
+        out[g + G_POINTS] += pts
+        out[g + G_PLAYS] += 1
+        if h == HOW_BONUS:
+            out[g + G_P1_BONUS] += 1
+        elif h == HOW_INNER:
+            out[g + G_P1_INNER] += 1
+        elif pts == 3:
+            out[g + G_P3] += 1
+        elif pts == 2:
+            out[g + G_P2] += 1
+        else:
+            out[g + G_P0] += 1
+    for t in range(nt):
+        st[O_TPTS + t] += st[O_TSC + t]
+        crossed = st[O_TPTS + t] // step
+        st[O_TPEND + t] += crossed - st[O_TCROSS + t]
+        out[g + G_FS_OPP] += crossed - st[O_TCROSS + t]
+        st[O_TCROSS + t] = crossed
+        st[O_XSNAP + t] = st[O_TEXTRA + t]
+    st[S_HANDS] = hand_no + 1
+    if on:
+        ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        team_list(st, tr, ek, O_TSC, nt, 0)
+        team_list(st, tr, ek, O_TPTS, nt, nt)
+        team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
+        team_list(st, tr, ek, O_TPEND, nt, 3 * nt)
+    return board, nplays
+
+
+@njit(cache=True, inline="always")
+def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr,
+                       on):
+    """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending."""
+    n = rules[R_PLAYERS]
+    nt = n_teams(n)
+    n_act = st[S_SIZE + STK_ACT]
+    g = layout(n)[5]
+    all_seats = (1 << n) - 1
+    while True:
+        init_mask = np.int64(0)
+        n_init = 0
+        for t in range(nt):
+            if st[O_TPEND + t] > 0:
+                init_mask |= 1 << t
+                n_init += 1
+                st[O_TPEND + t] -= 1
+        if init_mask == 0:
+            break
+        part_mask = all_seats
+        if n == 3:
+            if n_init == 1:
+                chooser = 0
+                while not (init_mask >> chooser) & 1:
+                    chooser += 1
+                opponent = choose_battle(st, pol, par, rng, chooser)
+                rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
+                if on:
+                    emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
+                part_mask = (1 << chooser) | (1 << opponent)
+            else:
+                part_mask = init_mask  # in 3 players a team is a seat
+        outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                  pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                  init_mask, part_mask)
+        out[g + G_FS_ROUNDS] += 1
+        out[g + G_FS_HANDS] += hands
+        out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
+        if n_init > 1:
+            out[g + G_FS_MULTI] += 1
+        if outcome == FSO_WON:
+            out[g + G_FS_WON] += 1
+        elif outcome == FSO_LOST:
+            out[g + G_FS_LOST] += 1
+        else:
+            out[g + G_FS_NO_POINT] += 1
+
+
+@njit(cache=True, inline="always")
+def return_hand(st, rg, board, nplays, tr, on):
+    """The hand's cards go to the bottom of their stacks (after its Fight Song rounds)."""
+    for j in range(nplays):
+        put_bottom(st, rg, STK_GP, st[O_REG + j])
+    put_bottom(st, rg, STK_ACT, board)
+    if on:
+        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
+        if ek >= 0:
+            for j in range(nplays):
+                tr[ek, TRACE_FIXED + j] = st[O_REG + j]
+        ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+        if ek >= 0:
+            tr[ek, TRACE_FIXED] = board
+
+
+@njit(cache=True, inline="always")
+def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+    """After a hand: (the end condition, the winning teams as bits), or (-1, 0) while the game goes on.
+    Teams at the target or above end it; an exact tie at the top is settled by a Fight Song round."""
+    n = rules[R_PLAYERS]
+    nt = n_teams(n)
+    n_act = st[S_SIZE + STK_ACT]
+    target = rules[R_TARGET]
+    g = layout(n)[5]
+    top = -1
+    n_reached = 0
+    for t in range(nt):
+        v = st[O_TPTS + t] + st[O_TEXTRA + t]
+        if v >= target:
+            n_reached += 1
+        if v > top:
+            top = v
+    if n_reached > 0:
+        tied = np.int64(0)
+        n_tied = 0
+        for t in range(nt):
+            if st[O_TPTS + t] + st[O_TEXTRA + t] == top:
+                tied |= 1 << t
+                n_tied += 1
+        if n_tied == 1:
+            end = END_ALONE if n_reached == 1 else END_HIGHEST
+            win_mask = tied
+        else:  # an exact tie at the top: a Fight Song round between the tied teams
+            part = np.int64(0)
+            for s in range(n):
+                if (tied >> team_of(s, n)) & 1:
+                    part |= 1 << s
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                      tied, part)
+            out[g + G_TB_ROUNDS] += 1
+            out[g + G_TB_HANDS] += hands
+            if outcome == FSO_WON:
+                end = END_TIEBREAK
+                win_mask = 1 << winner
+            else:
+                end = END_SHARED
+                win_mask = tied
+        return end, win_mask
+    if st[S_HANDS] >= rules[R_MAX_HANDS]:
+        return END_STALL, 0
+    return -1, 0
+
+
+@njit(cache=True, inline="always")
+def result_row(st, rules, out, end, win_mask, tr, on):
+    """Fill the result row at the end of a game. Returns the number of trace events written, or -1 if the
+    trace buffer was too small."""
+    n = rules[R_PLAYERS]
+    nt = n_teams(n)
+    target = rules[R_TARGET]
+    c_score, c_seat, c_tscore, c_tpts, c_textra, g = layout(n)
+    c_drama = g + len(GAME_COLUMNS)
     n_win = 0
     for s in range(n):
         t = team_of(s, n)
@@ -478,7 +510,7 @@ def run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, 
         if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
             won_on_extra = 1
     out[g + G_MARGIN] = first - second
-    win_team = -1
+    win_team = np.int64(-1)  # not the literal -1: drama.finish would be compiled for it as well
     for t in range(nt):
         if win_mask == 1 << t:
             win_team = t
@@ -502,48 +534,73 @@ def shuffle_stacks(st, rg, rng):
         shuffle(rng, DEAL, rg[base:base + st[S_SIZE + w]], st[S_SIZE + w])
 
 
-@njit(cache=True)
-def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-              par, out, trace, trace_on):
-    """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on.
-    Returns the number of events written (-1 if the trace buffer was too small)."""
+# _nrt=False: the kernel allocates nothing (its callers hand it every array, scratch included), and without
+# numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
+# nogil: the batch runs it on a pool of threads.
+@njit(cache=True, _nrt=False, nogil=True)
+def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+        deck_k, pol, par, out, tr, on, st, rg, hand, rng):
+    """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and freshly
+    keyed streams; events go to `tr` if `on`. The batch and the trace both play through here (one kernel
+    to compile). Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
     n = rules[R_PLAYERS]
-    rng = new_streams(seed, game, 1 + n)
-    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
-    init_state(st, rg, order_gp, order_act, order_fs, n)
-    if rules[R_STACKED] == 0:
-        shuffle_stacks(st, rg, rng)
-    return run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, trace,
-               trace_on)
-
-
-CHUNK = 64  # games a batch plays with one set of state arrays
-
-
-@njit(cache=True)
-def play_chunk(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them,
-    reusing one set of state arrays and random state (re-keyed for every game)."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, first_game + lo, 1 + n)
-    st, rg, hand = new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP])
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    off = lo < 0  # False, typed bool like play_game's trace_on (not a literal): run compiles once
+    g = layout(n)[5]
+    written = 0
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         init_state(st, rg, order_gp, order_act, order_fs, n)
         if rules[R_STACKED] == 0:
             shuffle_stacks(st, rg, rng)
-        run(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out[i], dummy, off)
+        row = out[i]
+        begin(st, rg, hand, rules, gp_kind, row, tr, on)
+        while True:
+            board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                      rng, row, tr, on)
+            play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
+                               row, tr, on)
+            return_hand(st, rg, board, nplays, tr, on)
+            _drama_look(st, n_teams(n), st[S_HANDS])
+            end, win_mask = check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                      rng, row, tr, on)
+            if end >= 0:
+                break
+            if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
+                deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL),
+                     tr, on)
+                row[g + G_REFILLS] += 1
+        written = result_row(st, rules, row, end, win_mask, tr, on)
+    return written
 
 
-@njit(cache=True, parallel=True)
+def scratch(rules, order_gp, order_act, order_fs):
+    """The arrays `run` works in, allocated here so that the kernel allocates nothing: state, stacks,
+    hands (state.new_state) and the random streams (keyed by run for each game)."""
+    return (*new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP]),
+            np.zeros(2 * (1 + rules[R_PLAYERS]), dtype=np.uint64))
+
+
+def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+              par, out, trace):
+    """Play game `game` of the run keyed by `seed`; fill `out` (one row); append its events to `trace`.
+    Returns the number of events written (-1 if the trace buffer was too small)."""
+    return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+               deck_k, pol, par, out.reshape(1, -1), trace, True, *scratch(rules, order_gp, order_act, order_fs))
+
+
+CHUNK = 64  # games per block at the least (a block reuses one set of scratch arrays)
+NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
+
+
+def play_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab,
+               lf, deck_k, pol, par, out):
+    run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+        deck_k, pol, par, out, NO_TRACE, False, *scratch(rules, order_gp, order_act, order_fs))
+
+
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
           par, out):
-    ng = out.shape[0]
-    nch = (ng + CHUNK - 1) // CHUNK
-    for c in prange(nch):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, order_gp, order_act, order_fs, gp_kind, how,
-                   score, vers, cval, gtab, lf, deck_k, pol, par, out)
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads
+    (analyzer/threads.py): no prange kernel to compile the game a second time."""
+    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game),
+                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+                   par, out))

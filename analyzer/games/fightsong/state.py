@@ -1,6 +1,6 @@
 """Fight Song state layout and primitives (numba): the three stacks, hands, trace events.
 
-A game's state is a few arrays, allocated once per chunk of games and reset for each game:
+A game's state is a few arrays, allocated once per block of games and reset for each game:
 - `st` (int64, ST_SIZE): scalars and small per-seat / per-team blocks at fixed offsets (at most 4
   players and 4 teams), listed below;
 - `rg` (int64, D + A + F): the three stacks as rings. Stack w (STK_GP, STK_ACT, STK_FS) occupies
@@ -204,8 +204,7 @@ def init_state(st, rg, order_gp, order_act, order_fs, n):
         rg[d + a + i] = order_fs[i]
 
 
-@njit(cache=True)
 def new_state(d, a, f, hcap):
-    """The arrays of one game (a batch reuses one set for a chunk of games)."""
+    """The arrays of one game (a block of games reuses one set)."""
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(d + a + f, dtype=np.int64),
             np.zeros((2, MAXP, hcap), dtype=np.int64))

@@ -73,7 +73,7 @@ def play_traced(encoded, seed, game_index, stacked=None):
     n = int(rules[E.R_PLAYERS])
     out = np.zeros(len(E.columns(n)), dtype=np.int64)
     width = S.TRACE_FIXED + max(deck.n_gp, deck.n_act, deck.n_fs, 16)
-    rows = record_events(lambda buf: E.play_game(np.uint64(seed), game_index, *arrays, out, buf, True), 512, width)
+    rows = record_events(lambda buf: E.play_game(np.uint64(seed), game_index, *arrays, out, buf), 512, width)
     return [decode(row, n, deck) for row in rows], out
 
 

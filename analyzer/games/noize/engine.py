@@ -57,7 +57,7 @@ def _drama_look(out, hand, n, turn):
     """The drama block (in the row's last columns) sees the hand sizes after round `turn` (fewer is better)."""
     o = 2 * n + 9
     for p in range(n):
-        out[o + drama.D_STAND + p] = -hand[p]
+        out[o + drama.D_STAND + drama.D_UNIT * p] = -hand[p]
     drama.look(out, o, n, turn)
 
 
