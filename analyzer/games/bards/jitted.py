@@ -6,6 +6,7 @@ entry was about 8% of Bards' cold compile (numba's own `@overload` functions go 
 Calling a `helper` from Python raises TypeError instead of calling an entry that does not exist.
 Helpers are not cached on their own: the library of the cached kernel holds their code.
 """
+import numba
 from numba.core.registry import CPUDispatcher
 
 
@@ -17,8 +18,15 @@ class _JittedCallersOnly(CPUDispatcher):
         raise TypeError(f"{self.py_func.__qualname__} is compiled for jitted callers only")
 
 
+# the two CPUDispatcher methods overridden above are numba internals: with a numba that lacks them, plain njit
+_INTERNALS_PRESENT = all(hasattr(CPUDispatcher, m) for m in ("add_overload", "_compile_for_args"))
+
+
 def helper(**options):
     """numba.njit(**options) for a function that only jitted code calls."""
+    if not _INTERNALS_PRESENT:
+        return numba.njit(**options)
+
     def compile_on_first_call(func):
         return _JittedCallersOnly(func, targetoptions={
             "nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **options})
