@@ -17,7 +17,7 @@ from analyzer.games.bards.policies import (
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
-    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
+    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
@@ -81,7 +81,9 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
     freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
     events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
-    Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
+    Returns the last game's number of trace events, or -1 if the trace buffer was too small.
+    The game's body is written here, not in an inline="always" `play`: numba copied that IR into run and
+    compiled it again (README: Bards compile)."""
     n = tbl.shape[0]
     scr = ib[IB_SCR:IB_HAND]
     hand = ib[IB_HAND:IB_UP]
