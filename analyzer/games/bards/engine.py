@@ -10,13 +10,14 @@ index), never on the blocks or the thread count.
 import numpy as np
 from numba import njit
 
+from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.policies import (
     N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
     split_decide)
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
     MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
-    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_N, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
+    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
@@ -31,7 +32,7 @@ def n_columns():
     return N_COLS
 
 
-@njit(cache=True)
+@helper()
 def _drama_look(st, turn):
     """The drama block sees both scores after `turn` (0: the setup)."""
     st[O_DRAMA + drama.D_STAND] = st[S_SCORE]
@@ -39,7 +40,7 @@ def _drama_look(st, turn):
     drama.look(st, O_DRAMA, 2, turn)
 
 
-@njit(cache=True)
+@helper()
 def _setup_power(st, tbl, seat, a, b):
     """Card power: the best audience value of the seat's two setup cards, as a category (result columns)."""
     v = max(tbl[a, C_VALUE], tbl[b, C_VALUE])
@@ -80,28 +81,10 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
     freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
     events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
-    Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
+    Returns the last game's number of trace events, or -1 if the trace buffer was too small.
+    The game's body is written here, not in an inline="always" `play`: numba copied that IR into run and
+    compiled it again (README: Bards compile)."""
     n = tbl.shape[0]
-    ne = 0
-    for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        init_state(st, n)
-        if order.shape[0] == 0:
-            shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
-        else:
-            for j in range(n):
-                st[O_PILE + j] = order[j]
-        ne = play(st, tbl, pint, pflt, rng, out[i], tr, on, ib, fb, ni, nf)
-    return ne
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def play(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
-    """Play a game from the deck order already in st (state after init_state), with the arrays of
-    `scratch` (inlined: its one caller is `run`). Returns the number of trace events written, or -1
-    if the trace buffer was too small."""
-    n = st[S_N]
-    g = ib[IB_G:IB_SCR]
     scr = ib[IB_SCR:IB_HAND]
     hand = ib[IB_HAND:IB_UP]
     upc = ib[IB_UP:IB_DN]
@@ -110,114 +93,122 @@ def play(st, tbl, pint, pflt, rng, out, tr, on, ib, fb, ni, nf):
     vs = fb[FB_VS:FB_VC]
     vc = fb[FB_VC:FB_CACHE]
     cache = fb[FB_CACHE:FB_SIZE]  # the per-turn part is reset every turn
-
-    k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    if k >= 0:
-        for i in range(n):
-            tr[k, TRACE_FIXED + i] = st[O_PILE + i]
-
-    # setup: the dominant meme, then seat 1 deals four cards to start the four tales
-    meme = draw(st)
-    set_meme(st, meme, tbl)
-    emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
-    for i in range(4):
-        d[i] = draw(st)
-    j = setup_decide(st, tbl, d, pint, pflt, rng)
-    k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1], 0, 0, 0, 0, 0, 0, 0, 0)
-    if k >= 0:
-        for i in range(4):
-            tr[k, TRACE_FIXED + i] = d[i]
-    o = 0
-    slot1 = 0
-    _setup_power(st, tbl, 1, d[PAIRS[j, 0]], d[PAIRS[j, 1]])
-    for q in range(4):
-        if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
-            place(st, tbl, 1, slot1, d[q], 1, tr, on)
-            slot1 += 1
-    for q in range(4):
-        if not (q == PAIRS[j, 0] or q == PAIRS[j, 1]):
-            place(st, tbl, 0, o, d[q], 1, tr, on)
-            o += 1
-
-    a0 = -1
-    b0 = -1
-    for q in range(4):
-        if q != PAIRS[j, 0] and q != PAIRS[j, 1]:
-            if a0 < 0:
-                a0 = d[q]
-            else:
-                b0 = d[q]
-    _setup_power(st, tbl, 0, a0, b0)
-    _drama_look(st, 0)
-
-    active = 0
-    while pile_left(st) >= 5:
-        st[S_TURN] += 1
-        emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
-        for i in range(5):
-            hand[i] = draw(st)
-        for i in range(N_CACHE_TURN):
-            cache[i] = 0.0
-        k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        if k >= 0:
-            for i in range(5):
-                tr[k, TRACE_FIXED + i] = hand[i]
-        up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
-        nu = 0
-        nd = 0
-        for i in range(5):
-            if (up >> i) & 1:
-                upc[nu] = hand[i]
-                nu += 1
-            else:
-                dnc[nd] = hand[i]
-                nd += 1
-        if nu == 4:
-            st[O_STAT + R_S14U] += 1
-        elif nu == 1:
-            st[O_STAT + R_S14D] += 1
-        elif nu == 3:
-            st[O_STAT + R_S23U] += 1
+    ne = 0
+    for gi in range(lo, hi):
+        reset_streams(rng, seed, first_game + gi)
+        init_state(st, n)
+        if order.shape[0] == 0:
+            shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
         else:
-            st[O_STAT + R_S23D] += 1
-        k = emit(st, tr, on, EV_SPLIT, active, nu, nd, up, 0, 0, 0, 0, 0, 0, 0)
+            for j in range(n):
+                st[O_PILE + j] = order[j]
+        row = out[gi]
+        k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         if k >= 0:
-            for i in range(nu):
-                tr[k, TRACE_FIXED + i] = upc[i]
-            for i in range(nd):
-                tr[k, TRACE_FIXED + nu + i] = dnc[i]
-        chooser = 1 - active
-        take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, g, cache, vs, vc)
-        emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
-        if take != 0:
-            st[O_STAT + R_CHOSEUP] += 1
-        first = chooser if take != 0 else active
-        second = 1 - first
-        k = emit(st, tr, on, EV_GROUP, first, 1, nu, 0, 0, 0, 0, 0, 0, 0, 0)
-        if k >= 0:
-            for i in range(nu):
-                tr[k, TRACE_FIXED + i] = upc[i]
-        play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on)
-        k = emit(st, tr, on, EV_GROUP, second, 0, nd, 0, 0, 0, 0, 0, 0, 0, 0)
-        if k >= 0:
-            for i in range(nd):
-                tr[k, TRACE_FIXED + i] = dnc[i]
-        play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
-        active = 1 - active
-        _drama_look(st, st[S_TURN])
+            for i in range(n):
+                tr[k, TRACE_FIXED + i] = st[O_PILE + i]
 
-    end_game(st, tbl, active, pint, rng, tr, on)
-    _drama_look(st, st[S_TURN])  # the tales concluded at the end
-    for s in range(2):
-        st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
-    finish(st, out)
-    winner = -1 if out[R_NWIN] != 1 else (0 if out[R_WIN] == 1 else 1)
-    drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], out, R_DRAMA)
-    emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], out[R_NWIN], out[R_WIN], out[R_WIN + 1],
-         out[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
-    if on and st[S_OVF] != 0:
-        return -1
-    return st[S_NE]
+        # setup: the dominant meme, then seat 1 deals four cards to start the four tales
+        meme = draw(st)
+        set_meme(st, meme, tbl)
+        emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
+        for i in range(4):
+            d[i] = draw(st)
+        j = setup_decide(st, tbl, d, pint, pflt, rng)
+        k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1], 0, 0, 0, 0, 0, 0, 0, 0)
+        if k >= 0:
+            for i in range(4):
+                tr[k, TRACE_FIXED + i] = d[i]
+        o = 0
+        slot1 = 0
+        _setup_power(st, tbl, 1, d[PAIRS[j, 0]], d[PAIRS[j, 1]])
+        for q in range(4):
+            if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
+                place(st, tbl, 1, slot1, d[q], 1, tr, on)
+                slot1 += 1
+        for q in range(4):
+            if not (q == PAIRS[j, 0] or q == PAIRS[j, 1]):
+                place(st, tbl, 0, o, d[q], 1, tr, on)
+                o += 1
+
+        a0 = -1
+        b0 = -1
+        for q in range(4):
+            if q != PAIRS[j, 0] and q != PAIRS[j, 1]:
+                if a0 < 0:
+                    a0 = d[q]
+                else:
+                    b0 = d[q]
+        _setup_power(st, tbl, 0, a0, b0)
+        _drama_look(st, 0)
+
+        active = 0
+        while pile_left(st) >= 5:
+            st[S_TURN] += 1
+            emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
+            for i in range(5):
+                hand[i] = draw(st)
+            for i in range(N_CACHE_TURN):
+                cache[i] = 0.0
+            k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(5):
+                    tr[k, TRACE_FIXED + i] = hand[i]
+            up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
+            nu = 0
+            nd = 0
+            for i in range(5):
+                if (up >> i) & 1:
+                    upc[nu] = hand[i]
+                    nu += 1
+                else:
+                    dnc[nd] = hand[i]
+                    nd += 1
+            if nu == 4:
+                st[O_STAT + R_S14U] += 1
+            elif nu == 1:
+                st[O_STAT + R_S14D] += 1
+            elif nu == 3:
+                st[O_STAT + R_S23U] += 1
+            else:
+                st[O_STAT + R_S23D] += 1
+            k = emit(st, tr, on, EV_SPLIT, active, nu, nd, up, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(nu):
+                    tr[k, TRACE_FIXED + i] = upc[i]
+                for i in range(nd):
+                    tr[k, TRACE_FIXED + nu + i] = dnc[i]
+            chooser = 1 - active
+            take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf)
+            emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
+            if take != 0:
+                st[O_STAT + R_CHOSEUP] += 1
+            first = chooser if take != 0 else active
+            second = 1 - first
+            k = emit(st, tr, on, EV_GROUP, first, 1, nu, 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(nu):
+                    tr[k, TRACE_FIXED + i] = upc[i]
+            play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on)
+            k = emit(st, tr, on, EV_GROUP, second, 0, nd, 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(nd):
+                    tr[k, TRACE_FIXED + i] = dnc[i]
+            play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
+            active = 1 - active
+            _drama_look(st, st[S_TURN])
+
+        end_game(st, tbl, active, pint, rng, tr, on)
+        _drama_look(st, st[S_TURN])  # the tales concluded at the end
+        for s in range(2):
+            st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
+        finish(st, row)
+        winner = -1 if row[R_NWIN] != 1 else (0 if row[R_WIN] == 1 else 1)
+        drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], row, R_DRAMA)
+        emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], row[R_NWIN], row[R_WIN], row[R_WIN + 1],
+             row[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
+        ne = -1 if on and st[S_OVF] != 0 else st[S_NE]
+    return ne
 
 
 def play_one(seed, game, tbl, pint, pflt, out, trace, order=NO_ORDER):

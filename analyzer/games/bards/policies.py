@@ -26,6 +26,7 @@ meme points makes the next meme unknown: from then on the simulation counts no m
 import numpy as np
 from numba import njit
 
+from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
 from analyzer.games.bards.state import (
     CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
@@ -33,12 +34,18 @@ from analyzer.games.bards.state import (
     RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_RANDOM,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
-from analyzer.rng import below
+from analyzer import rng as random_streams
 
 RECOVER = 0.3     # share of set points a tale that has lost the audience is still worth kept open
 E0_FACTOR = 1.0   # an empty tale slot is worth E0_FACTOR * hope
 SLACK_CAP = 3     # at most this many further cards count towards a tale's hope
 EPS = 1e-9
+
+@helper(forceinline=True)
+def below(rng, stream, n):
+    """analyzer.rng.below, inlined by LLVM: numba's own inlining copied its IR into each of 11 callers."""
+    return random_streams.below(rng, stream, n)
+
 
 PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int64)
 
@@ -46,7 +53,7 @@ PAIRS = np.array([[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]], dtype=np.int6
 # =================================================================================================
 # the evaluation
 # =================================================================================================
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def kv(n, mv, setp, mp, blk, hope, mk, cat):
     """Keep value of a tale: n cards, highest audience value mv, set points, meme points mp,
     blocked by an Excuse; parameters hope, meme_keep (mk), conclude_at (cat)."""
@@ -63,18 +70,18 @@ def kv(n, mv, setp, mp, blk, hope, mk, cat):
     return setp + mk * mp + hope * slack
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def pop6(x):
     return (x & 1) + ((x >> 1) & 1) + ((x >> 2) & 1) + ((x >> 3) & 1) + ((x >> 4) & 1) + ((x >> 5) & 1)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def empty_tale():
     z = np.int64(0)
     return (z, z, z, z, z, z, z, z, z, z)
 
 
-@njit(cache=True, inline="always")
+@helper(forceinline=True)
 def tale_of(st, tbl, seat, slot):
     """The simulation tuple of a real tale."""
     b = tbase(seat, slot)
@@ -84,7 +91,7 @@ def tale_of(st, tbl, seat, slot):
             st[b + T_H2], st[b + T_H3], st[b + T_BLK])
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def t_add(t, cs, v, r, pc, exc, mask, mexc):
     """The tale t with one more card (suits cs, value v, pairing rank r, packed suits pc, Excuse)."""
     n, mv, ls, setp, mp, pk, h1, h2, h3, blk = t
@@ -109,12 +116,12 @@ def t_add(t, cs, v, r, pc, exc, mask, mexc):
     return (n, mv, cs, setp, mp, pk, h1, h2, h3, exc)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def kv_t(t, mg, hope, mk, cat):
     return kv(t[0], t[1], t[3], 0 if mg else t[4], t[9], hope, mk, cat)
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def score_t(t, mg, extra, mask, mexc):
     """(points if concluded now, whether that scores meme points) with `extra` named suits."""
     holds = t[1] >= t[0]
@@ -129,7 +136,7 @@ def score_t(t, mg, extra, mask, mexc):
     return t[3] + mp, mp > 0
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     """Gain in value of concluding tale t (the other tale is o); returns (gain, mg after)."""
     now, sm = score_t(t, mg, extra, mask, mexc)
@@ -142,7 +149,7 @@ def cgain_t(t, o, mg, extra, mask, mexc, hope, mk, cat):
     return gain, mg2
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """The tale whose conclusion gains most, if that gain is positive; else -1."""
     bt = -1
@@ -159,7 +166,7 @@ def best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return bt
 
 
-@njit(cache=True)
+@helper()
 def best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """Which tale to conclude right after playing the Excuse (one suit named); (tale, gain)."""
     bt = -1
@@ -177,7 +184,7 @@ def best_exc_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return bt, bg
 
 
-@njit(cache=True)
+@helper()
 def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat):
     """(legal, value change) of placing the Excuse on `slot` after concluding `pre` (its gain not
     counted) and concluding the best tale right after."""
@@ -203,7 +210,7 @@ def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat
     return True, d + g
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     """Value change of adding a non-Excuse card to the open tale t, meme gone or not (m); the
     caller has checked that it fits."""
@@ -211,103 +218,33 @@ def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     return kv_t(nt, m, hope, mk, cat) - kv_t(t, m, hope, mk, cat)
 
 
-@njit(cache=True)
+@helper()
 def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat):
     """The greedy move among the cards i with bit i of avail and not of used (card attributes in
     the tuples ccs, cv, cr, cpc, cex): (card index, tale to conclude first or -1, tale to play on).
 
     Moves considered: conclude nothing, tale 0 or tale 1 first, then play on tale 0 or tale 1 (an
     empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
-    played tale's keep value. Ties go to the first found (card order, then -1/0/1, then slot)."""
+    played tale's keep value (`move_values`). Ties go to the first found (card order, then -1/0/1,
+    then slot)."""
+    g0, g1, mga, mgb = conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat)
     best = -1e18
     bi = -1
-    bp = -1
-    bs = -1
-    g0 = 0.0
-    g1 = 0.0
-    mga = mg
-    mgb = mg
-    o0 = t0[0] > 0
-    o1 = t1[0] > 0
-    if o0:
-        g0, mga = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
-    if o1:
-        g1, mgb = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
-    # can a card follow the latest card of each tale (by suits; blocked tales take nothing)?
-    f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
-    f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
-    e0 = E0_FACTOR * hope
-    anyg = mg or mga or mgb  # can a move be made with the meme gone?
+    bk = -1
     for i in range(5):
         if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
-        cs = ccs[i]
-        v = cv[i]
-        r = cr[i]
-        pc = cpc[i]
-        if cex[i] != 0:
-            for pre in range(-1, 2):
-                if (pre == 0 and not o0) or (pre == 1 and not o1):
-                    continue
-                g = 0.0 if pre < 0 else (g0 if pre == 0 else g1)
-                mg1 = mg if pre < 0 else (mga if pre == 0 else mgb)
-                for slot in range(2):
-                    ok, d = excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat)
-                    if ok and d + g > best + EPS:
-                        best = d + g
-                        bi = i
-                        bp = pre
-                        bs = slot
-            continue
-        # a new tale from this card, meme kept (nf) or gone (nt)
-        nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0 if not mg else 0.0
-        ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0 if anyg else 0.0
-        fit0 = (cs & f0) != 0
-        fit1 = (cs & f1) != 0
-        p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
-        p0t = on_tale(t0, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
-        p1f = on_tale(t1, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
-        p1t = on_tale(t1, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
-        for pre in range(-1, 2):
-            if pre == 0:
-                if not o0:
-                    continue
-                g = g0
-                mg1 = mga
-            elif pre == 1:
-                if not o1:
-                    continue
-                g = g1
-                mg1 = mgb
-            else:
-                g = 0.0
-                mg1 = mg
-            new = ntg if mg1 else nf
-            for slot in range(2):
-                if slot == 0:
-                    if pre == 0 or not o0:
-                        d = new
-                    elif fit0:
-                        d = p0t if mg1 else p0f
-                    else:
-                        continue
-                else:
-                    if pre == 1 or not o1:
-                        d = new
-                    elif fit1:
-                        d = p1t if mg1 else p1f
-                    else:
-                        continue
-                d += g
-                if d > best + EPS:
-                    best = d
-                    bi = i
-                    bp = pre
-                    bs = slot
-    return bi, bp, bs
+        x = move_values(t0, t1, mg, g0, g1, mga, mgb, ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk,
+                        cat)
+        for k in range(6):
+            if x[k] > best + EPS:
+                best = x[k]
+                bi = i
+                bk = k
+    return bi, bk // 2 - 1, bk % 2
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     """Make every conclusion that raises the value; returns (t0, t1, mg, points banked)."""
     banked = 0
@@ -326,7 +263,7 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return t0, t1, mg, banked
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
     if pre == 0:
@@ -360,24 +297,6 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
     return t0, t1, mg, banked
 
 
-@njit(cache=True, inline="always")  # one caller
-def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepared):
-    """Play the cards of `avail` greedily on the tales (t0, t1); returns the gain in value.
-    prepared: the tales come from base_tales (the first round of conclusions is already made)."""
-    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
-    mg = False
-    banked = 0
-    if not prepared:
-        t0, t1, mg, banked = vol_t(t0, t1, False, mask, mexc, hope, mk, cat)
-    used = 0
-    while used != avail:
-        i, pre, slot = pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat)
-        used |= 1 << i
-        t0, t1, mg, banked = apply_move(t0, t1, mg, banked, pre, slot, ccs[i], cv[i], cr[i], cpc[i], cex[i],
-                                        mask, mexc, hope, mk, cat)
-    return banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
-
-
 # -------------------------------------------------------------------------------------------------
 # the same greedy play, shared between groups: `sim` replayed on a tree of positions
 # -------------------------------------------------------------------------------------------------
@@ -388,6 +307,7 @@ def sim(t0, t1, avail, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat, prepare
 # positions reached are kept as nodes of a tree, each with its cards' move values (computed once)
 # and the node each move leads to: a group's value replays the very same scan over the cached move
 # values, then follows the moves down the tree. The results are those of `sim`, bit for bit.
+ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
 NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
 # node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
 # first, move values computed (per card), child node of each card's six moves (-1: not visited),
@@ -400,7 +320,7 @@ NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP = 0, 1, 2, 3, 33
 N_NF = NF_TOP + 5
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
     in position (t0, t1, mg), with the conclusion gains g0, g1 and meme-gone flags mga, mgb."""
@@ -409,26 +329,26 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
     o0 = t0[0] > 0
     o1 = t1[0] > 0
     if ex != 0:
-        ok, d = excuse_delta(t0, t1, -1, 0, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
-        if ok:
-            x0 = d + 0.0
-        ok, d = excuse_delta(t0, t1, -1, 1, cs, v, r, pc, mg, mask, mexc, hope, mk, cat)
-        if ok:
-            x1 = d + 0.0
-        if o0:
-            ok, d = excuse_delta(t0, t1, 0, 0, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
+        for k in range(6):  # one call site: excuse_delta is inlined once, not six times
+            pre = k // 2 - 1
+            if (pre == 0 and not o0) or (pre == 1 and not o1):
+                continue
+            ok, d = excuse_delta(t0, t1, pre, k % 2, cs, v, r, pc, mg if pre < 0 else (mga if pre == 0 else mgb),
+                                 mask, mexc, hope, mk, cat)
             if ok:
-                x2 = d + g0
-            ok, d = excuse_delta(t0, t1, 0, 1, cs, v, r, pc, mga, mask, mexc, hope, mk, cat)
-            if ok:
-                x3 = d + g0
-        if o1:
-            ok, d = excuse_delta(t0, t1, 1, 0, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
-            if ok:
-                x4 = d + g1
-            ok, d = excuse_delta(t0, t1, 1, 1, cs, v, r, pc, mgb, mask, mexc, hope, mk, cat)
-            if ok:
-                x5 = d + g1
+                d += 0.0 if pre < 0 else (g0 if pre == 0 else g1)
+                if k == 0:
+                    x0 = d
+                elif k == 1:
+                    x1 = d
+                elif k == 2:
+                    x2 = d
+                elif k == 3:
+                    x3 = d
+                elif k == 4:
+                    x4 = d
+                else:
+                    x5 = d
         return x0, x1, x2, x3, x4, x5
     f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
     f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
@@ -471,7 +391,7 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
     return x0, x1, x2, x3, x4, x5
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def card_top(x):
     """A card's six move values x as pick scans them: (top value, first move with it, whether they are
     apart). Apart: any two finite values are equal or differ by more than 4 EPS. Then, from any best
@@ -494,7 +414,7 @@ def card_top(x):
     return top, tk, apart
 
 
-@njit(cache=True, forceinline=True)
+@helper(forceinline=True)
 def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
     """pick's gains of concluding tale 0 / tale 1 first and the meme-gone flags after: (g0, g1, mga, mgb)."""
     g0 = 0.0
@@ -508,13 +428,13 @@ def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
     return g0, g1, mga, mgb
 
 
-@njit(cache=True, inline="always")
+@helper(forceinline=True)
 def node_tale(ni, n, b):
     return (ni[n, b], ni[n, b + 1], ni[n, b + 2], ni[n, b + 3], ni[n, b + 4], ni[n, b + 5], ni[n, b + 6],
             ni[n, b + 7], ni[n, b + 8], ni[n, b + 9])
 
 
-@njit(cache=True, inline="always")
+@helper(forceinline=True)
 def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
     """Store a position as node n (its move values not computed yet, no children)."""
     for j in range(10):
@@ -534,7 +454,7 @@ def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
         ni[n, NI_CH + j] = -1
 
 
-@njit(cache=True)
+@helper()
 def card_tuples(tbl, cards, k):
     """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
     z = np.int64(0)
@@ -562,7 +482,7 @@ def card_tuples(tbl, cards, k):
             (e0, e1, e2, e3, e4))
 
 
-@njit(cache=True)
+@helper()
 def base_tales(st, tbl, seat, pr):
     """The seat's tales after the conclusions greedy play makes before any card (the same for
     every group, so group values start from here)."""
@@ -573,17 +493,8 @@ def base_tales(st, tbl, seat, pr):
     return t0, t1
 
 
-@njit(cache=True)
-def value_of(st, tbl, seat, cards, k, pr):
-    """Value for `seat` of receiving cards[:k] (greedy play of them, against receiving nothing)."""
-    t0, t1 = base_tales(st, tbl, seat, pr)
-    ccs, cv, cr, cpc, cex = card_tuples(tbl, cards, k)
-    return sim(t0, t1, (1 << k) - 1, ccs, cv, cr, cpc, cex, st[S_MASK], st[S_MEXC], pr[P_HOPE],
-               pr[P_MEME_KEEP], pr[P_CONCLUDE_AT], True)
-
-
-@njit(cache=True)
-def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
+@helper()
+def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30: `sim` of each
     group, replayed on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
@@ -599,6 +510,8 @@ def group_values(st, tbl, seat, hand, pr, vals, ni, nf):
     vals[0] = 0.0
     vals[31] = 0.0
     for m in range(1, 31):
+        if ((want >> m) & 1) == 0:
+            continue
         n = 0
         used = 0
         while used != m:
@@ -657,14 +570,14 @@ C_PV = 9
 N_CACHE = C_PV + MAXC
 
 
-@njit(cache=True)
+@helper()
 def same_values(pflt, a, b):
     """Do seats a and b value groups alike (the parameters `kv` uses are equal)?"""
     return (pflt[a, P_HOPE] == pflt[b, P_HOPE] and pflt[a, P_MEME_KEEP] == pflt[b, P_MEME_KEEP]
             and pflt[a, P_CONCLUDE_AT] == pflt[b, P_CONCLUDE_AT])
 
 
-@njit(cache=True)
+@helper()
 def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     """pile_value_sum for `seat` with the parameters of seat `owner`, computed once per turn
     (cache[0..3] values, cache[4..7] filled flags; seats that value alike share)."""
@@ -676,7 +589,7 @@ def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     return cache[k]
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def pile_value_sum(st, tbl, seat, pr, cache):
     """Sum over the cards left in the draw pile of their value for `seat` as one-card groups
     (`sim` of each card, sharing the work that does not depend on the card; with a double deck
@@ -749,7 +662,7 @@ def do_conclude(st, tbl, seat, slot, reason, excuse, pint, rng, tr, on):
     return conclude(st, tbl, seat, slot, reason, ne, nm, tr, on)
 
 
-@njit(cache=True)
+@helper()
 def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
     """Make every conclusion that raises the value (before and after each card)."""
     while True:
@@ -762,7 +675,7 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
         do_conclude(st, tbl, seat, t, RS_CHOSEN, 0, pint, rng, tr, on)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
     hope = pr[P_HOPE]
@@ -791,7 +704,7 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
         voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
     """Play cards[:k] for seat uniformly at random: a random card next, then a uniform choice among
     the legal (conclude nothing / tale 0 / tale 1 first) x (play on tale 0 / 1) moves; after the
@@ -856,7 +769,7 @@ def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on):
 # =================================================================================================
 # split, choose, setup, final order
 # =================================================================================================
-@njit(cache=True)
+@helper()
 def _mean_unseen(pile_sum, n_pile, vals, down):
     """Mean single-card value over the draw pile plus the cards of `down` (one-card groups)."""
     s = pile_sum
@@ -868,24 +781,19 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
     return s / n if n > 0 else 0.0
 
 
-@njit(cache=True, inline="always")
+@helper(inline="always")  # one caller
 def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
-    """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down)."""
-    if pint[s, I_SPLIT] == SP_RANDOM:
-        return 1 + below(rng, 1 + s, 30)
-    return split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
-
-
-@njit(cache=True, inline="always")  # one caller
-def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
-    """split_decide for the balanced, greedy and bait policies (from both seats' group values)."""
+    """The face-up group as a bitmask over hand[0..4] (1..30; the rest goes face down): at random, or
+    from both seats' group values (balanced, greedy, bait)."""
     code = pint[s, I_SPLIT]
+    if code == SP_RANDOM:
+        return 1 + below(rng, 1 + s, 30)
     pr = pflt[s]
     c = 1 - s
     spite = pr[P_SPITE]
     thr = pr[P_THRESHOLD]
-    group_values(st, tbl, s, hand, pr, vs, ni, nf)
-    group_values(st, tbl, c, hand, pr, vc, ni, nf)
+    group_values(st, tbl, s, hand, pr, vs, ALL_GROUPS, ni, nf)
+    group_values(st, tbl, c, hand, pr, vc, ALL_GROUPS, ni, nf)
     cache[C_GV] = 1.0
     if code == SP_GREEDY:
         ch = pint[s, I_CHOOSE]
@@ -956,36 +864,32 @@ def split_by_value(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     return bt if bt >= 0 else bf
 
 
-@njit(cache=True, inline="always")
-def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, g, cache, vs, vc):
-    """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0."""
-    if pint[c, I_CHOOSE] == CH_RANDOM:
-        return below(rng, 1 + c, 2)
-    return choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc)
-
-
-@njit(cache=True, inline="always")  # one caller
-def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
-    """choose_decide for face_up_at_least and expected. When the splitter's group values of this
-    turn (vs hers, vc the chooser's, valued with her parameters) value alike with the chooser's
-    parameters, they are the values used here."""
+@helper(inline="always")  # one caller
+def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
+    """1 if the chooser c takes the face-up group (cards of hand in bitmask up), else 0: at random, or
+    (face_up_at_least, expected) from the group values vc (the chooser's) and vs (the splitter's). The
+    splitter's values of this turn serve when the two seats value alike; otherwise the groups needed are
+    valued here with the chooser's parameters (into vc and vs)."""
     code = pint[c, I_CHOOSE]
+    if code == CH_RANDOM:
+        return below(rng, 1 + c, 2)
     pr = pflt[c]
     s = 1 - c
-    reuse = cache[C_GV] != 0.0 and same_values(pflt, c, s)
-    k = 0
-    for i in range(5):
-        if (up >> i) & 1:
-            g[k] = hand[i]
-            k += 1
-    vcu = vc[up] if reuse else value_of(st, tbl, c, g, k, pr)
+    spite = pr[P_SPITE]
+    down = 31 ^ up
+    if cache[C_GV] == 0.0 or not same_values(pflt, c, s):
+        want = np.int64(1) << up
+        if code != CH_AT_LEAST:
+            for i in range(5):
+                if (down >> i) & 1:
+                    want |= np.int64(1) << (1 << i)
+        group_values(st, tbl, c, hand, pr, vc, want, ni, nf)
+        if code != CH_AT_LEAST and spite != 0.0:
+            group_values(st, tbl, s, hand, pr, vs, want, ni, nf)
+    vcu = vc[up]
     if code == CH_AT_LEAST:
         return 1 if vcu >= pr[P_THRESHOLD] else 0
-    spite = pr[P_SPITE]
-    vsu = 0.0
-    if spite != 0.0:
-        vsu = vs[up] if reuse else value_of(st, tbl, s, g, k, pr)
-    down = 31 ^ up
+    vsu = vs[up] if spite != 0.0 else 0.0
     kd = pop6(down)
     # the unseen cards: the draw pile and the face-down group (the chooser knows them as a set)
     sum_c = pile_sum_cached(st, tbl, c, c, pflt, cache)
@@ -993,21 +897,15 @@ def choose_by_value(st, tbl, c, hand, up, pint, pflt, g, cache, vs, vc):
     n_unseen = st[S_N] - st[S_POS] + kd
     for i in range(5):
         if (down >> i) & 1:
-            if reuse:
-                sum_c += vc[1 << i]
-                if spite != 0.0:
-                    sum_s += vs[1 << i]
-            else:
-                g[0] = hand[i]
-                sum_c += value_of(st, tbl, c, g, 1, pr)
-                if spite != 0.0:
-                    sum_s += value_of(st, tbl, s, g, 1, pr)
+            sum_c += vc[1 << i]
+            if spite != 0.0:
+                sum_s += vs[1 << i]
     ec = kd * sum_c / n_unseen
     es = kd * sum_s / n_unseen
     return 1 if vcu - spite * es >= ec - spite * vsu else 0
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def setup_decide(st, tbl, d, pint, pflt, rng):
     """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales."""
     if pint[1, I_SETUP] == SU_RANDOM:
@@ -1035,7 +933,7 @@ def setup_decide(st, tbl, d, pint, pflt, rng):
     return bj
 
 
-@njit(cache=True, inline="always")  # one caller
+@helper(inline="always")  # one caller
 def final_first(st, seat, pint, rng):
     """At the end, which of two open tales the seat concludes first (the other one follows)."""
     if pint[seat, I_PLAY] == PL_RANDOM:
@@ -1059,7 +957,7 @@ def final_first(st, seat, pint, rng):
     return bf
 
 
-@njit(cache=True)
+@helper()
 def conclude_all(st, tbl, seat, pint, rng, tr, on):
     o0 = st[tbase(seat, 0) + T_N] > 0
     o1 = st[tbase(seat, 1) + T_N] > 0

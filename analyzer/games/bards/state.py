@@ -12,6 +12,7 @@ Card table columns are those of rules.py (C_SUITS, C_RANK, ...), one row per phy
 import numpy as np
 from numba import njit
 
+from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import (C_BARD, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE)
 from analyzer.games.drama import block_size
 
@@ -100,7 +101,7 @@ POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
 # =================================================================================================
 # trace
 # =================================================================================================
-@njit(cache=True, inline="always")
+@helper(forceinline=True)
 def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
     """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
     if not on:
@@ -128,12 +129,12 @@ def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
 # =================================================================================================
 # tales: summaries, adding a card, scoring
 # =================================================================================================
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def tbase(seat, slot):
     return O_TF + (seat * 2 + slot) * NF
 
 
-@njit(cache=True)
+@helper()
 def meme_pts(pack, mask, nn):
     """Meme points of a tale with suit counts `pack`: one per card per suit of `mask`, plus the best
     `nn` further suits a player may name (0, 1 or 2)."""
@@ -156,7 +157,7 @@ def meme_pts(pack, mask, nn):
     return base
 
 
-@njit(cache=True)
+@helper()
 def best_suits(pack, mask):
     """The two suits outside `mask` a tale holds most of (ties: the lower suit)."""
     s1 = -1
@@ -178,7 +179,7 @@ def best_suits(pack, mask):
     return s1, s2
 
 
-@njit(cache=True)
+@helper()
 def clear_tale(a, b):
     a[b + T_N] = 0
     a[b + T_MV] = 0
@@ -192,7 +193,7 @@ def clear_tale(a, b):
     a[b + T_BLK] = 0
 
 
-@njit(cache=True)
+@helper()
 def add_fields(a, b, c, tbl, mask, mexc):
     """Add card c to the tale summary at a[b:b+NF] (an empty tale is started)."""
     a[b + T_N] += 1
@@ -219,7 +220,7 @@ def add_fields(a, b, c, tbl, mask, mexc):
         a[b + T_MP] += POP6[tbl[c, C_SUITS] & mask]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def fits(st, tbl, seat, slot, c):
     """Can c go on this tale (an empty slot starts a new tale)?"""
     b = tbase(seat, slot)
@@ -232,7 +233,7 @@ def fits(st, tbl, seat, slot, c):
     return (tbl[c, C_SUITS] & tbl[st[b + T_LAST], C_SUITS]) != 0
 
 
-@njit(cache=True)
+@helper()
 def refresh_meme_points(st):
     mask = st[S_MASK]
     nn = st[S_MEXC]
@@ -253,14 +254,14 @@ def set_meme(st, card, tbl):
     refresh_meme_points(st)
 
 
-@njit(cache=True, inline="always")
+@helper(forceinline=True)
 def draw(st):
     p = st[S_POS]
     st[S_POS] = p + 1
     return st[O_PILE + p]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def pile_left(st):
     return st[S_N] - st[S_POS]
 
