@@ -30,12 +30,11 @@ another beats it by more than one playout turned from a loss into a win (noise, 
 import numpy as np
 from numba import njit
 
-from analyzer.games import drama
 from analyzer.games.distance.engine import (
-    END_CAP, END_DEADLOCK, END_WON, N_STREAMS_EXTRA, _attempt, _setup, begin, draw_until_fits, end_game)
+    END_NONE, END_WON, N_STREAMS_EXTRA, _setup, act, after_turn, begin, end_game, play_turns)
 from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play
 from analyzer.games.distance.state import (
-    ALL, C_DRAW_LIMIT, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_DRAMA, O_GAME, O_HAND, O_HN,
+    ALL, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_GAME, O_HAND, O_HN,
     O_NWILD, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
     add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
@@ -51,46 +50,15 @@ def uses_lookahead(config):
 
 
 @njit(cache=True)
-def _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
-    """engine._attempt, compiled once here rather than inlined at every call site (the compile time)."""
-    return _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
+def _act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on):
+    """engine.act, compiled once here rather than inlined at each call site below (the compile time)."""
+    return act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on)
 
 
 @njit(cache=True)
-def _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on):
-    """engine.run's turn for a seat that holds nothing that fits: draw (engine.draw_until_fits), play a
-    drawn card that fits. Returns 1 if it drew or played (acted), else 0."""
-    drawn, kind, notes, wilds, letter = draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on)
-    if notes + wilds > 0:
-        _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-    return 1 if drawn > 0 else 0
-
-
-@njit(cache=True)
-def _rollout(sst, seat, turn, stop, rng2, zrates, dout, dtr, off):
-    """Greedy play for every seat from `seat`'s turn (turn `turn` done) until a win, a stall or turn `stop`;
-    returns the winner or -1."""
-    n = sst[S_N]
-    draw_limit = sst[C_DRAW_LIMIT]
-    dry = 0
-    while turn < stop:
-        turn += 1
-        need = sst[S_NEED]
-        kind, notes, wilds, letter = choose_play(sst, seat, need, rng2)
-        if notes + wilds > 0:
-            _play(sst, seat, kind, notes, wilds, letter, zrates, rng2, dout, dtr, off)
-            acted = 1
-        else:
-            acted = _draw_phase(sst, seat, need, draw_limit, zrates, rng2, dout, dtr, off)
-        if sst[O_HN + seat] == 0:
-            return seat
-        dry = 0 if acted else dry + 1
-        if dry >= n:
-            return -1
-        seat += 1
-        if seat == n:
-            seat = 0
-    return -1
+def _turns(st, seat, turn, dry, stop, rates, rng, out, tr, on):
+    """engine.play_turns, compiled once here (run_look and the playouts call it)."""
+    return play_turns(st, seat, turn, dry, stop, rates, rng, out, tr, on)
 
 
 @njit(cache=True)
@@ -199,11 +167,14 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
                 p += 1
             rng2[2 * DEAL] = key  # the same reshuffles for every candidate of this sample
             rng2[2 * DEAL + 1] = np.uint64(0)
-            _play(sst, seat, cand[c, 0], cand[c, 1], cand[c, 2], cand[c, 3], zrates, rng2, dout, dtr, off)
+            _act(sst, seat, need, turn, cand[c, 0], cand[c, 1], cand[c, 2], cand[c, 3], zrates, rng2, dout, dtr,
+                 off)
             winner = seat
             if sst[O_HN + seat] != 0:
+                # the rest (or `horizon` turns) played by greedy seats: engine.play_turns as in a game
                 stop = stop_cap if horizon == 0 else min(stop_cap, turn + horizon)
-                winner = _rollout(sst, (seat + 1) % n, turn, stop, rng2, zrates, dout, dtr, off)
+                nxt, _, _, end = _turns(sst, (seat + 1) % n, turn, np.int64(0), stop, zrates, rng2, dout, dtr, off)
+                winner = nxt if end == END_WON else -1
             if winner == seat:
                 score = WIN_SCORE
             elif winner >= 0:
@@ -227,44 +198,34 @@ def choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates, 
 # _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller).
 @njit(cache=True, _nrt=False)
 def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, dout, dtr):
-    """engine.run with lookahead seats deciding by choose_look (the other seats exactly as in engine.run:
-    tests/test_distance_lookahead.py checks an all-greedy game gives engine.run's row)."""
+    """engine.run with lookahead seats deciding by choose_look: engine.play_turns plays the other seats' turns
+    and hands over at a lookahead seat's turn (tests/test_distance_lookahead.py checks an all-greedy game gives
+    engine.run's row)."""
     begin(st, rng, out, tr, on)  # the deal, interval and start card, as engine.run
     n = st[S_N]
-
-    seat = 0
-    dry = 0
-    turn = 0
-    end = END_CAP
-    winner = -1
-    draw_limit = st[C_DRAW_LIMIT]
-    while turn < st[C_TURN_CAP]:
+    cap = st[C_TURN_CAP]
+    seat, turn, dry, end = np.int64(0), np.int64(0), np.int64(0), END_NONE
+    while True:
+        # seats play in turn: the other seats' turns up to the next lookahead seat's are play_turns'
+        # (none at all: to the end, as engine.run; tests play such games through here)
+        before_look = 0
+        while before_look < n and st[O_POL + (seat + before_look) % n] != P_LOOKAHEAD:
+            before_look += 1
+        stop = cap if before_look == n else min(cap, turn + before_look)
+        seat, turn, dry, end = _turns(st, seat, turn, dry, stop, rates, rng, out, tr, on)
+        if end != END_NONE or turn >= cap:
+            break
+        # a lookahead seat's turn: only its decision differs from play_turns'
         turn += 1
         need = st[S_NEED]
         emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
-        if st[O_POL + seat] == P_LOOKAHEAD:
-            kind, notes, wilds, letter = choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates,
-                                                     dout, dtr)
-        else:
-            kind, notes, wilds, letter = choose_play(st, seat, need, rng)
-        if notes + wilds > 0:
-            _play(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on)
-            acted = 1
-        else:
-            acted = _draw_phase(st, seat, need, draw_limit, rates, rng, out, tr, on)
-        # only the seat to play drew or played: its hand is the one standing that can have changed
-        drama.look_one(st, O_DRAMA, n, turn, seat, -st[O_HN + seat])
-        if st[O_HN + seat] == 0:
-            winner = seat
-            end = END_WON
+        kind, notes, wilds, letter = choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates,
+                                                 dout, dtr)
+        acted = _act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on)
+        seat, dry, end = after_turn(st, seat, dry, acted)
+        if end != END_NONE:
             break
-        dry = 0 if acted else dry + 1
-        if dry >= n:
-            end = END_DEADLOCK
-            break
-        seat = (seat + 1) % n
-
-    return end_game(st, out, tr, on, winner, turn, end)
+    return end_game(st, out, tr, on, seat, turn, end)
 
 
 @njit(cache=True)
