@@ -22,18 +22,18 @@ POLICIES = (
                   "challenge when the standing bid holds with probability below this", 0.0, 1.0),
             Param("bluff", "float", E.THRESHOLD_DEFAULTS[E.TH_BLUFF],
                   "chance of a riskier raise instead: a jump, or the instrument it holds fewest of", 0.0, 1.0),
-            Param("max_jump", "int", int(E.THRESHOLD_DEFAULTS[E.TH_MAX_JUMP]), "largest jump (in count) of a jump bluff",
-                  1, 10),
+            Param("max_jump", "int", int(E.THRESHOLD_DEFAULTS[E.TH_MAX_JUMP]),
+                  "largest jump (in count) of a jump bluff", 1, 10),
             Param("compare_raise", "bool", bool(E.THRESHOLD_DEFAULTS[E.TH_COMPARE]),
                   "also challenge when a challenge is likelier to win than its best raise is to hold"))),
     Policy("lookahead", E.P_LOOKAHEAD,
            "Monte Carlo: each candidate move (threshold's, challenging, for each instrument the lowest legal count, "
-           "one more and the count its own cards cover) is tried on `samples` redeals of the cards it cannot see and "
-           "played on with threshold (default parameters) for every seat; it takes the best mean outcome (a win, a "
-           "shared win or a loss; with a horizon, else its hand-size margin)",
+           "one or two more, and the count its own cards cover) is tried on `samples` redeals of the cards it cannot "
+           "see and played on with threshold (default parameters) for every seat for `horizon` rounds; it takes the "
+           "best mean outcome (a win, shared win or loss if the game ends, else its hand-size margin)",
            (Param("samples", "int", 8, "redeals of the unseen cards per decision (each candidate is played out on "
                   "every one); cost grows linearly", 1, 256),
-            Param("horizon", "int", 0, "rounds each playout runs, counting the current one (0 = to the end of the "
+            Param("horizon", "int", 1, "rounds each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500))),
 )
 

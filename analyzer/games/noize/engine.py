@@ -391,8 +391,8 @@ def _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand, cnt,
 
 
 @njit(cache=True, inline="always")
-def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
-             rng, moves, out, c_bluff, trace, ne, trace_on, look, situation):
+def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
+             table, rng, moves, out, c_bluff, trace, ne, trace_on, look, situation):
     """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
     seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne).
 
@@ -432,7 +432,8 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
 
 
 @njit(cache=True, inline="always")
-def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt, out, trace, ne, trace_on):
+def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt, out, trace, ne,
+            trace_on):
     """The challenge: count the bid instrument plus every Groupie; the loser is dealt one card more from now
     on. Returns (whether the loser reached the finish count, rounds played, ne)."""
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
@@ -472,8 +473,8 @@ def fewest(hand, n):
 
 @njit(cache=True, inline="always")
 def geometry_of(rules, D, width):
-    """(players, deck size, start_cards, bits, hidden_low, n_hidden, width): what _deal needs to find a seat's row of moves
-    (ordered by hand, then hidden cards from the fewest: actions.py)."""
+    """(players, deck size, start_cards, bits, hidden_low, n_hidden, width): what _deal needs to find a seat's row
+    of moves (ordered by hand, then hidden cards from the fewest: actions.py)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     start = rules[R_START]
@@ -546,8 +547,8 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
                 n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
                 rng, moves, out, C_BLUFF, trace, ne, trace_on, look,
                 (rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds))
-        over, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt, out, trace,
-                                   ne, trace_on)
+        over, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt, out,
+                                   trace, ne, trace_on)
         if over:
             break
         dealer = starter
