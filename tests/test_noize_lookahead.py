@@ -133,7 +133,10 @@ def test_traced_lookahead_game_equals_batch_game_with_1_and_2_threads(players, s
         assert np.array_equal(alone[0], row)
 
 
-def test_a_scenario_without_lookahead_never_compiles_the_lookahead_kernel():
+def test_a_scenario_without_lookahead_never_compiles_the_lookahead_kernel(tmp_path):
+    """In a fresh process with an empty numba cache (kernels loaded from a cache would not list their
+    callees' signatures), a default run and trace compile engine.run once and nothing of lookahead.py."""
+    import os
     import subprocess
     import sys
 
@@ -146,5 +149,6 @@ def test_a_scenario_without_lookahead_never_compiles_the_lookahead_kernel():
             "GAME.play_traced(sc.arms[0].encoded(GAME), 1, 3)\n"
             "print(len(LA.play_chunk_look.signatures), len(LA.play_game_look.signatures), len(LA.choose.signatures),\n"
             "      len(LA._playout.signatures), len(E.run.signatures))\n")
-    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert res.stdout.split() == ["0", "0", "0", "0", "1"]
