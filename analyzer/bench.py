@@ -23,6 +23,9 @@ CASES = {
     "noize: 4 threshold, bluff 0 (as noize.c)": {
         "game": "noize", "players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0, "compare_raise": False}},
     "noize: 4 random players": {"game": "noize", "players": 4, "all_seats": {"policy": "random"}},
+    # timed on BENCH_GAMES games, as the Distance lookahead: each decision plays every candidate on `samples` redeals
+    "noize: lookahead vs 3 threshold": {"game": "noize", "players": 4, "all_seats": {"policy": "threshold"},
+                                        "seats": {"0": {"policy": "lookahead"}}, "bench_games": 10_000},
     "bards: greedy split + greedy play": {"game": "bards", "players": 2,
                                          "all_seats": {"policy": "greedy", "play": "greedy"}},
     "distance: 4 greedy players": {"game": "distance", "players": 4, "all_seats": {"policy": "greedy"}},

@@ -5,6 +5,7 @@ from analyzer.games import drama
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
+from analyzer.games.noize import lookahead as LA
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
 
@@ -17,13 +18,23 @@ POLICIES = (
            "challenge_below (and, with compare_raise, when challenging is likelier to win than its best raise is "
            "to hold); otherwise raises to the bid it is most confident in (the highest of equally safe bids), "
            "bluffing at rate bluff",
-           (Param("challenge_below", "float", 0.5,
+           (Param("challenge_below", "float", E.THRESHOLD_DEFAULTS[E.TH_CHALLENGE_BELOW],
                   "challenge when the standing bid holds with probability below this", 0.0, 1.0),
-            Param("bluff", "float", 0.1,
+            Param("bluff", "float", E.THRESHOLD_DEFAULTS[E.TH_BLUFF],
                   "chance of a riskier raise instead: a jump, or the instrument it holds fewest of", 0.0, 1.0),
-            Param("max_jump", "int", 2, "largest jump (in count) of a jump bluff", 1, 10),
-            Param("compare_raise", "bool", True,
+            Param("max_jump", "int", int(E.THRESHOLD_DEFAULTS[E.TH_MAX_JUMP]),
+                  "largest jump (in count) of a jump bluff", 1, 10),
+            Param("compare_raise", "bool", bool(E.THRESHOLD_DEFAULTS[E.TH_COMPARE]),
                   "also challenge when a challenge is likelier to win than its best raise is to hold"))),
+    Policy("lookahead", E.P_LOOKAHEAD,
+           "Monte Carlo: each candidate move (threshold's, challenging, for each instrument the lowest legal count, "
+           "one or two more, and the count its own cards cover) is tried on `samples` redeals of the cards it cannot "
+           "see and played on with threshold (default parameters) for every seat for `horizon` rounds; it takes the "
+           "best mean outcome (a win, shared win or loss if the game ends, else its hand-size margin)",
+           (Param("samples", "int", 8, "redeals of the unseen cards per decision (each candidate is played out on "
+                  "every one); cost grows linearly", 1, 256),
+            Param("horizon", "int", 1, "rounds each playout runs, counting the current one (0 = to the end of the "
+                  "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500))),
 )
 
 
@@ -51,6 +62,13 @@ def encode(rules, seats):
     return arr, deck, pol, par, table, actions, seat_rows, first
 
 
+def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
+    """The numba batch; with a lookahead seat, the lookahead kernel (compiled on first use; the default kernel
+    never compiles it)."""
+    kernel = LA.batch_look if LA.uses_lookahead(pol) else E.batch
+    kernel(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out)
+
+
 GAME = Game(
     name="noize",
     title="Bring the Noize",
@@ -62,7 +80,7 @@ GAME = Game(
     columns=columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
-    batch=E.batch,
+    batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
     length_label="rounds",

@@ -26,8 +26,8 @@ bytes, every seat decides in play from the probability table (`engine.decide`): 
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import (FIELD, N_TYPES, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE, count_bits,
-                                         first_hands, hand_index, threshold_move)
+from analyzer.games.noize.engine import (FIELD, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE,
+                                         THRESHOLD_DEFAULTS, count_bits, first_hands, hand_index, threshold_move)
 
 MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)
 MAX_KEY = 127  # the largest raise key a signed byte holds
@@ -68,13 +68,17 @@ def scalar_only(n):
 
 
 def _parameter_sets(pol, par):
-    """The distinct (challenge_below, compare_raise) of the threshold seats, and each seat's set (-1: none)."""
+    """The distinct (challenge_below, compare_raise) of the threshold seats, and each seat's set (-1: none). A
+    lookahead seat gets threshold's default set: its own threshold move and every seat's in its playouts."""
     sets, seat_set = [], []
     for s in range(pol.shape[0]):
-        if pol[s] != P_THRESHOLD:
+        if pol[s] == P_LOOKAHEAD:
+            key = (THRESHOLD_DEFAULTS[TH_CHALLENGE_BELOW], THRESHOLD_DEFAULTS[TH_COMPARE])
+        elif pol[s] == P_THRESHOLD:
+            key = (par[s, TH_CHALLENGE_BELOW], par[s, TH_COMPARE])
+        else:
             seat_set.append(-1)
             continue
-        key = (par[s, TH_CHALLENGE_BELOW], par[s, TH_COMPARE])
         if key not in sets:
             sets.append(key)
         seat_set.append(sets.index(key))

@@ -26,18 +26,20 @@ R_PLAYERS, R_START, R_FINISH, R_SHUFFLE, R_STACKED = 0, 1, 2, 3, 4
 N_RULES = 5
 
 # policy codes and their parameter columns. P_SCRIPT (tests only) plays par[seat, k] as its k-th
-# move: a bid key (count * 4 + instrument) or -1 to challenge.
-P_RANDOM, P_THRESHOLD, P_SCRIPT = 0, 1, 2
+# move: a bid key (count * 4 + instrument) or -1 to challenge. P_LOOKAHEAD: lookahead.py.
+P_RANDOM, P_THRESHOLD, P_SCRIPT, P_LOOKAHEAD = 0, 1, 2, 3
 RANDOM_MAX_RAISE = 0
 TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP, TH_COMPARE = 0, 1, 2, 3
 N_PARAMS = 4
+# threshold's default parameters, in those columns (the lookahead's playouts play them for every seat)
+THRESHOLD_DEFAULTS = (0.5, 0.1, 2.0, 1.0)
 
 # trace events: column 0 is the code
 EV_DECK, EV_ROUND, EV_SHUFFLE, EV_DEAL, EV_BID, EV_CHALLENGE, EV_REVEAL, EV_COUNT, EV_END = range(1, 10)
 TRACE_FIXED = 8  # event columns besides a card list
 
 # bid kinds in EV_BID: how the policy arrived at it (for audits of the policies, not the rules)
-BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM = 0, 1, 2, 3
+BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM, BID_LOOKAHEAD = 0, 1, 2, 3, 4
 
 
 def n_columns(n):
@@ -328,34 +330,186 @@ def _plain_bidding(flat, row_at, starter, n):
         seat = _next_seat(seat, n)
 
 
+@njit(cache=True, inline="always")
+def _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne, trace_on):
+    """A round begins: the player left of the dealer starts, and with the house rule the whole deck is
+    shuffled first (round 1 is dealt from the opening shuffle). Returns (starter, deal position, ne)."""
+    starter = _next_seat(dealer, n)
+    if rules[R_SHUFFLE] != 0 and rounds > 0:
+        shuffle(rng, DEAL, stack, D)
+        _prefix_counts(stack, D, prefix)
+        pos = 0
+        if trace_on:
+            ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
+            _cards(trace, ne, stack, D)
+    if trace_on:
+        ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
+    return starter, pos, ne
+
+
+@njit(cache=True, inline="always")
+def _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand, cnt, seat_rows, first_hand, moves_flat,
+          row_at, power, trace, ne, trace_on):
+    """Deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck. Fills
+    cnt (with keep_counts) and each table seat's row of moves (row_at); geometry: (players, deck size,
+    start_cards, bits, hidden_low, n_hidden, width) of run. Returns (cards in play, their packed counts, the next deal
+    position, power, ne)."""
+    n, D, start, bits, hidden_low, n_hidden, width = geometry
+    in_play = 0
+    for p in range(n):
+        in_play += hand[p]
+    in_play_cards = prefix[pos + in_play] - prefix[pos]
+    p = starter
+    dealt_before = prefix[pos]
+    for j in range(n):
+        h = hand[_u(p)]
+        dealt_after = prefix[_u(pos + h)]
+        dealt = dealt_after - dealt_before
+        dealt_before = dealt_after
+        if rounds == 0:  # card power: Groupies in the first hand
+            power |= min(_field(dealt, GROUPIE), 2) << (2 * p)
+        if keep_counts:
+            for t in range(N_TYPES):
+                cnt[p, t] = _field(dealt, t)
+        if seat_rows[_u(p)] >= 0:  # the seat's row of moves for this round (actions.py)
+            row = (seat_rows[_u(p)] + hand_index(dealt, h, start, bits, first_hand) * n_hidden
+                   + in_play - h - hidden_low) * width
+            row_at[_u(p)] = row
+            prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
+            if width > 64:
+                prefetch(moves_flat, row + 64)
+        if trace_on:
+            ne = _event(trace, ne, EV_DEAL, p, h, pos if pos < D else pos - D, 0, 0, 0)
+            if ne <= trace.shape[0]:
+                for c in range(h):
+                    trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
+        pos += h
+        p = _next_seat(p, n)
+    if pos >= D:
+        pos -= D
+    return in_play, in_play_cards, pos, power, ne
+
+
+@njit(cache=True, inline="always")
+def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
+             table, rng, moves, out, c_bluff, trace, ne, trace_on, look, situation):
+    """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
+    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne).
+
+    look: None, or the lookahead's scratch (lookahead.py), which then decides for its seats: numba drops
+    that branch from the kernels compiled with None. situation: what else it sees (lookahead.choose)."""
+    while True:
+        looked = False
+        if look is not None:
+            if pol[seat] == P_LOOKAHEAD:
+                key, kind = _lookahead.choose(seat, cur, bidder, bids, pol, par, seat_rows, moves_flat, width, row_at,
+                                              cnt, hand, table, rng, look, situation)
+                looked = True
+        if looked:
+            pass
+        elif seat_rows[seat] >= 0:
+            # one load; a bid above the row (more cards than are in play) is challenged
+            key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
+            kind = BID_PLAIN
+            if key >= 0:
+                key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
+        elif pol[seat] == P_SCRIPT:
+            key = np.int64(par[seat, moves[seat]])
+            kind = BID_PLAIN
+            moves[seat] += 1
+        else:
+            key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
+        if key < 0:
+            return cur, bidder, seat, bids, ne
+        cur = key
+        bidder = seat
+        bids += 1
+        if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
+            out[c_bluff] += 1
+        if trace_on:
+            ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
+        seat = _next_seat(seat, n)
+
+
+@njit(cache=True, inline="always")
+def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt, out, trace, ne,
+            trace_on):
+    """The challenge: count the bid instrument plus every Groupie; the loser is dealt one card more from now
+    on. Returns (whether the loser reached the finish count, rounds played, ne)."""
+    C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
+    count = cur // 4
+    inst = cur % 4
+    have_inst = _field(in_play_cards, inst)
+    have_groupies = _field(in_play_cards, GROUPIE)
+    have = have_inst + have_groupies
+    loser = challenger if have >= count else bidder
+    hand[loser] += 1
+    rounds += 1
+    _drama_look(out, hand, n, rounds)
+    out[C_BIDS] += bids
+    if loser == bidder:
+        out[C_CHW] += 1
+    if bids == 1:
+        out[C_OPEN] += 1
+    if trace_on:
+        ne = _event(trace, ne, EV_CHALLENGE, challenger, bidder, count, inst, 0, 0)
+        for j in range(n):
+            p = (starter + j) % n
+            ne = _event(trace, ne, EV_REVEAL, p, cnt[p, 0], cnt[p, 1], cnt[p, 2], cnt[p, 3], cnt[p, 4])
+        ne = _event(trace, ne, EV_COUNT, inst, count, have_inst, have_groupies, loser,
+                    1 if loser == challenger else 0)
+        _cards(trace, ne, hand, n)
+    return hand[loser] >= finish, rounds, ne
+
+
+@njit(cache=True, inline="always")
+def fewest(hand, n):
+    """The fewest cards any player holds: the winners are the players who hold that many."""
+    low = hand[0]
+    for p in range(1, n):
+        low = min(low, hand[p])
+    return low
+
+
+@njit(cache=True, inline="always")
+def geometry_of(rules, D, width):
+    """(players, deck size, start_cards, bits, hidden_low, n_hidden, width): what _deal needs to find a seat's row
+    of moves (ordered by hand, then hidden cards from the fewest: actions.py)."""
+    n = rules[R_PLAYERS]
+    finish = rules[R_FINISH]
+    start = rules[R_START]
+    bits = 1  # count_bits(finish)
+    while (1 << bits) < finish:
+        bits += 1
+    return n, D, start, bits, (n - 1) * start, (n - 1) * (finish - 1 - start) + 1, width
+
+
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
 def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at,
-        moves, out, trace, trace_on):
+        moves, out, trace, trace_on, look):
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
     moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one
     flat array, the length of its rows, the first row of each seat's block, and the table that numbers
     hands (first_hands). Scratch: stack (deck size), prefix (2 x deck size + 1), hand, row_at and moves
-    (players), cnt (players x N_TYPES)."""
+    (players), cnt (players x N_TYPES). look: None (the default kernels), or the lookahead's scratch
+    (lookahead.py: its seats then decide by simulation)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     start = rules[R_START]
     D = deck.shape[0]
-    # the rows of tabulated moves are ordered by hand, then hidden cards from the fewest (actions.py)
-    hidden_low = (n - 1) * start
-    n_hidden = (n - 1) * (finish - 1 - start) + 1
-    bits = 1  # count_bits(finish)
-    while (1 << bits) < finish:
-        bits += 1
+    geometry = geometry_of(rules, D, width)
     # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
     # needs no hand counted per card type (cnt)
     plain = True
     for p in range(n):
         if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
             plain = False
+    if look is not None:
+        plain = False
     keep_counts = trace_on or not plain
     for i in range(D):
         stack[i] = deck[i]
@@ -380,115 +534,26 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     dealer = n - 1
     rounds = 0
     while True:
-        starter = _next_seat(dealer, n)
-        if rules[R_SHUFFLE] != 0 and rounds > 0:
-            shuffle(rng, DEAL, stack, D)
-            _prefix_counts(stack, D, prefix)
-            pos = 0
-            if trace_on:
-                ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
-                _cards(trace, ne, stack, D)
-        if trace_on:
-            ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
-        in_play = 0
-        for p in range(n):
-            in_play += hand[p]
-        # deal each player all her cards at once, from the dealer's left: a stretch of the cyclic deck
-        in_play_cards = prefix[pos + in_play] - prefix[pos]
-        p = starter
-        dealt_before = prefix[pos]
-        for j in range(n):
-            h = hand[_u(p)]
-            dealt_after = prefix[_u(pos + h)]
-            dealt = dealt_after - dealt_before
-            dealt_before = dealt_after
-            if rounds == 0:  # card power: Groupies in the first hand
-                power |= min(_field(dealt, GROUPIE), 2) << (2 * p)
-            if keep_counts:
-                for t in range(N_TYPES):
-                    cnt[p, t] = _field(dealt, t)
-            if seat_rows[_u(p)] >= 0:  # the seat's row of moves for this round (actions.py)
-                row = (seat_rows[_u(p)] + hand_index(dealt, h, start, bits, first_hand) * n_hidden
-                       + in_play - h - hidden_low) * width
-                row_at[_u(p)] = row
-                prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
-                if width > 64:
-                    prefetch(moves_flat, row + 64)
-            if trace_on:
-                ne = _event(trace, ne, EV_DEAL, p, h, pos if pos < D else pos - D, 0, 0, 0)
-                if ne <= trace.shape[0]:
-                    for c in range(h):
-                        trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
-            pos += h
-            p = _next_seat(p, n)
-        if pos >= D:
-            pos -= D
-
+        starter, pos, ne = _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne, trace_on)
+        deal_pos = pos
+        in_play, in_play_cards, pos, power, ne = _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand,
+                                                       cnt, seat_rows, first_hand, moves_flat, row_at, power, trace,
+                                                       ne, trace_on)
         # bidding: the starter opens; each next player raises or challenges
         if plain and not trace_on:
             cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, starter, n)
         else:  # the same moves, with bluffs, other policies and events
-            cur = -1
-            bidder = -1
-            seat = starter
-            bids = 0
-            while True:
-                if seat_rows[seat] >= 0:
-                    # one load; a bid above the row (more cards than are in play) is challenged
-                    key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
-                    kind = BID_PLAIN
-                    if key >= 0:
-                        key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
-                elif pol[seat] == P_SCRIPT:
-                    key = np.int64(par[seat, moves[seat]])
-                    kind = BID_PLAIN
-                    moves[seat] += 1
-                else:
-                    key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play,
-                                       rng)
-                if key < 0:
-                    break
-                cur = key
-                bidder = seat
-                bids += 1
-                if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
-                    out[C_BLUFF] += 1
-                if trace_on:
-                    ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
-                seat = _next_seat(seat, n)
-
-        # the challenge: count the instrument plus every Groupie
-        challenger = seat
-        count = cur // 4
-        inst = cur % 4
-        have_inst = _field(in_play_cards, inst)
-        have_groupies = _field(in_play_cards, GROUPIE)
-        have = have_inst + have_groupies
-        loser = challenger if have >= count else bidder
-        hand[loser] += 1
-        rounds += 1
-        _drama_look(out, hand, n, rounds)
-        out[C_BIDS] += bids
-        if loser == bidder:
-            out[C_CHW] += 1
-        if bids == 1:
-            out[C_OPEN] += 1
-        if trace_on:
-            ne = _event(trace, ne, EV_CHALLENGE, challenger, bidder, count, inst, 0, 0)
-            for j in range(n):
-                p = (starter + j) % n
-                ne = _event(trace, ne, EV_REVEAL, p, cnt[p, 0], cnt[p, 1], cnt[p, 2], cnt[p, 3], cnt[p, 4])
-            ne = _event(trace, ne, EV_COUNT, inst, count, have_inst, have_groupies, loser,
-                        1 if loser == challenger else 0)
-            _cards(trace, ne, hand, n)
-        if hand[loser] >= finish:
+            cur, bidder, seat, bids, ne = _bidding(
+                n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
+                rng, moves, out, C_BLUFF, trace, ne, trace_on, look,
+                (rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds))
+        over, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt, out,
+                                   trace, ne, trace_on)
+        if over:
             break
         dealer = starter
-
     # the winners hold the fewest cards (after the final loss)
-    low = hand[0]
-    for p in range(1, n):
-        low = min(low, hand[p])
+    low = fewest(hand, n)
     n_win = 0
     for p in range(n):
         out[C_HAND + p] = hand[p]
@@ -532,7 +597,7 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand,
-               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on)
+               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, None)
 
 
 CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
@@ -549,7 +614,7 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         run(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand,
-            cnt, row_at, moves, out[i], dummy, np.int64(0))
+            cnt, row_at, moves, out[i], dummy, np.int64(0), None)
 
 
 @njit(cache=True, parallel=True)
@@ -559,3 +624,8 @@ def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, fi
         lo = c * CHUNK
         play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
                    first_hand, out)
+
+
+# the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels
+# given its scratch (look), never into the default ones
+from analyzer.games.noize import lookahead as _lookahead  # noqa: E402

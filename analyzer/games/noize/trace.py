@@ -5,10 +5,11 @@ import numpy as np
 
 from analyzer.games.base import record_events
 from analyzer.games.noize import engine as E
+from analyzer.games.noize import lookahead as LA
 from analyzer.games.noize.rules import CARD_NAMES, INSTRUMENTS
 
 BID_KINDS = {E.BID_PLAIN: "plain", E.BID_JUMP_BLUFF: "jump bluff", E.BID_WEAK_BLUFF: "weak-instrument bluff",
-             E.BID_RANDOM: "random"}
+             E.BID_RANDOM: "random", E.BID_LOOKAHEAD: "lookahead"}
 
 
 def _cards(row, n):
@@ -17,11 +18,12 @@ def _cards(row, n):
 
 def play_traced(encoded, seed, game_index):
     """Play one game with the batch kernel's own code and return (events, result row)."""
-    rules, deck = encoded[:2]
+    rules, deck, pol = encoded[:3]
     n = int(rules[E.R_PLAYERS])
+    play = LA.play_game_look if LA.uses_lookahead(pol) else E.play_game
     out = np.zeros(E.n_columns(n), dtype=np.int64)
     rows = record_events(
-        lambda buf: E.play_game(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
+        lambda buf: play(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
         4096, E.TRACE_FIXED + max(deck.shape[0], n))
     events = [decode(row, n) for row in rows]
     for ev in events:
@@ -75,7 +77,7 @@ def format_event(ev):
     if t == "deal":
         return f"  seat {ev['seat']} is dealt {len(ev['cards'])}: " + ", ".join(ev["cards"])
     if t == "bid":
-        note = "" if ev["policy_note"] in ("plain", "random") else f"   ({ev['policy_note']})"
+        note = "" if ev["policy_note"] in ("plain", "random", "lookahead") else f"   ({ev['policy_note']})"
         return f"  seat {ev['seat']} bids {ev['count']} {ev['instrument']}{note}"
     if t == "challenge":
         return (f"  seat {ev['challenger']} challenges seat {ev['bidder']}'s bid of {ev['count']} "
