@@ -10,7 +10,7 @@ reference definition in numpy):
 `fold_group` builds that row for every deal of the chunk (and, for a group compared to the
 baseline, the baseline's row of the same deal) and adds it to exact int64 sums, cross products and
 histograms. Every total is an integer sum, so the result does not depend on how the deals are split
-between threads or chunks. Cross products skip zero entries (most win and credit columns are 0).
+between threads, blocks or chunks.
 """
 import numpy as np
 from numba import njit
@@ -18,7 +18,9 @@ from numba import njit
 from analyzer.threads import run_in_blocks
 
 CREDIT = 840  # a shared win among k seats gives each CREDIT // k (exact for k <= 8)
-PARTS = 32  # deals are folded in this many parts (on threads), then the parts are added up
+PARTS = 32  # the integer fold: deals are folded in this many parts (on threads), then the parts are added up
+BLOCK = 2048  # deals per block of rows multiplied in float64 (BLAS)
+EXACT = 2 ** 53  # float64 holds every integer below this exactly
 
 # layout of a group's spec array (int64): sizes, then the unit (team or seat) of every seat and the
 # first seat of every unit
@@ -177,11 +179,86 @@ def add_parts(part_sums, part_xtx, part_cross, part_hist, with_base, sums, xtx, 
                 hist[k, v] += part_hist[p, k, v]
 
 
-def fold_group(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist):
+def fold_group(outs, spec, base_outs, base_spec, with_base, high, sums, xtx, cross, hist):
     """Add every deal of a chunk to a group's sums, upper-triangle cross products (xtx, symmetrised by
     the caller), cross products with the baseline's row of the same deal (when with_base) and the
-    histograms of its game columns over all rotations (hist: columns x values). The deals are folded
-    in PARTS parts on numba.get_num_threads() threads; integer sums, so neither changes any total."""
+    histograms of its game columns over all rotations (hist: columns x values). high: the largest value
+    in outs. Every total is an exact integer, so no split of the deals changes any of them.
+
+    The cross products are float64 matrix products (BLAS) of blocks of rows: a block's products and
+    their sums are integers below 2**53, hence exact, whatever order BLAS adds them in. That is about
+    three times faster than adding the products of a row's nonzero entries one by one, which is kept
+    for rows too large for any exact block (fold_parts, on numba.get_num_threads() threads)."""
+    block = min(exact_block(outs, spec, high),
+                exact_block(base_outs, base_spec, int(base_outs.max()) if base_outs.size else 0) if with_base else BLOCK)
+    if block == 0:
+        _fold_in_integers(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist)
+        return
+    with _one_blas_thread():
+        _fold_in_blocks(outs, spec, base_outs, base_spec, with_base, block, sums, xtx, cross, hist)
+
+
+_blas = []  # the threadpoolctl controller, made on first use (it scans the loaded libraries)
+
+
+def _one_blas_thread():
+    """BLAS on one thread while folding: the game kernels use every core meanwhile, and OpenBLAS's own
+    threads then made a fold 3 to 6 times slower on this 2-core machine."""
+    from threadpoolctl import ThreadpoolController
+
+    if not _blas:
+        _blas.append(ThreadpoolController())
+    return _blas[0].limit(limits=1, user_api="blas")
+
+
+def _fold_in_blocks(outs, spec, base_outs, base_spec, with_base, block, sums, xtx, cross, hist):
+    n = outs.shape[1]
+    width = sums.shape[0]
+    rows = np.empty((min(block, n), width))
+    base_rows = np.empty((rows.shape[0], cross.shape[1])) if with_base else rows
+    row = np.empty(width, dtype=np.int64)
+    base_row = np.empty(cross.shape[1], dtype=np.int64)
+    for lo in range(0, n, block):
+        hi = min(lo + block, n)
+        x = rows[:hi - lo]
+        build_block(outs, spec, lo, hi, x, row, sums, hist, True)
+        xtx += np.triu(np.rint(x.T @ x).astype(np.int64))
+        if with_base:
+            b = base_rows[:hi - lo]
+            build_block(base_outs, base_spec, lo, hi, b, base_row, sums, hist, False)
+            cross += np.rint(x.T @ b).astype(np.int64)
+
+
+def exact_block(outs, spec, high):
+    """The most deals (up to BLOCK) whose rows' cross products, with themselves or with rows of the same
+    bound, sum exactly in float64 (0: not even one). A row entry is at most rotations x the largest of
+    the game values (high) and the credits (CREDIT x the largest win column)."""
+    n = int(spec[SP_PLAYERS])
+    wins = int(outs[:, :, :n].max()) if outs.size else 0
+    big = max(1, int(spec[SP_ROTATIONS]) * max(high, CREDIT * wins))
+    return min(BLOCK, (EXACT - 1) // (big * big))
+
+
+@njit(cache=True, nogil=True)
+def build_block(outs, spec, lo, hi, rows, row, sums, hist, with_totals):
+    """The rows of deals lo .. hi-1 into rows[0 .. hi-lo-1] (float64); with_totals, also added to sums,
+    and their game columns to hist."""
+    c = spec[SP_GAME_COLS]
+    for i in range(lo, hi):
+        build_row(outs, i, spec, row)
+        for k in range(row.shape[0]):
+            rows[i - lo, k] = row[k]
+        if with_totals:
+            for k in range(row.shape[0]):
+                sums[k] += row[k]
+            for r in range(outs.shape[0]):
+                for k in range(c):
+                    hist[k, outs[r, i, k]] += 1
+
+
+def _fold_in_integers(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist):
+    """fold_group for rows too large for float64 blocks: int64 products of nonzero entries, in PARTS parts
+    on numba.get_num_threads() threads."""
     width = sums.shape[0]
     base_width = cross.shape[1]
     part_sums = np.zeros((PARTS, width), dtype=np.int64)

@@ -1,6 +1,5 @@
 """Variants, seat rotation, round-robins and sweeps: the same deals for every arm, paired statistics."""
 import csv
-import math
 
 import numpy as np
 import pytest
@@ -190,10 +189,15 @@ def fake_outs(rng, rotations, deals, players, extra, teams):
 
 @pytest.mark.parametrize("players, rotations, teams", [(4, 1, ((0, 2), (1, 3))), (4, 4, ((0, 2), (1, 3))),
                                                        (3, 1, None), (5, 5, None), (2, 2, None)])
-def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
-    """Sums, cross products with itself and with a baseline, and histograms, exactly."""
+@pytest.mark.parametrize("block", [None, 7, 0])
+def test_numba_fold_matches_the_numpy_definition(players, rotations, teams, block, monkeypatch):
+    """Sums, cross products with itself and with a baseline, and histograms, exactly: in float64 blocks
+    of rows (the default size, a small one that splits the chunks unevenly) and in integers (block 0)."""
     from analyzer import fold
     from analyzer.runner import Summary
+
+    if block is not None:
+        monkeypatch.setattr(fold, "BLOCK", block)
 
     rng = np.random.default_rng(players * 10 + rotations)
     outs = fake_outs(rng, rotations, 700, players, 3, teams)
@@ -218,6 +222,26 @@ def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
     dest = np.empty(700, dtype=np.int64)
     fold.column_values(outs, spec, rows.shape[1] - 1, dest)
     assert np.array_equal(dest, rows[:, -1])
+
+
+def test_fold_stays_exact_with_large_values():
+    """Game values near 2**19 over 5 rotations: row entries near 2**21.3, so float64 blocks of about 1,300
+    deals; the sums and cross products are still exact integers."""
+    from analyzer import fold
+    from analyzer.runner import Summary
+
+    rng = np.random.default_rng(19)
+    outs = fake_outs(rng, 5, 3000, 5, 2, None)
+    high = 2 ** 19
+    outs[:, :, -1] = rng.integers(high - 1000, high + 1, size=(5, 3000))
+    spec = fold.group_spec(5, 5, outs.shape[2], None)
+    rows = reference_rows(list(outs), 5, 5, None)
+    block = fold.exact_block(outs, spec, high)
+    assert 1000 < block < fold.BLOCK
+    s = Summary([f"c{k}" for k in range(rows.shape[1])], spec)
+    s.add(outs)
+    assert np.array_equal(s.sums, rows.sum(axis=0))
+    assert np.array_equal(s.xtx, rows.T @ rows)
 
 
 def test_team_and_no_winner_columns():

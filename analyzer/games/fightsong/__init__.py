@@ -46,6 +46,16 @@ def columns(n):
     return E.columns(n)
 
 
+_greedy_tables = {}  # by the deck's score tables: every arm of a run shares them, and a table takes ~20 ms
+
+
+def _greedy_table(score, vers, cval):
+    key = (score.shape, score.tobytes(), vers.tobytes(), cval.tobytes())
+    if key not in _greedy_tables:
+        _greedy_tables[key] = P.greedy_table(score, vers, cval)
+    return _greedy_tables[key]
+
+
 def encode(rules, seats):
     n = len(seats)
     deck = R.deck_of(rules)
@@ -67,7 +77,7 @@ def encode(rules, seats):
         par[i, P.PB_BLOCK] = float(s.params.get("block_weight", 0.0))
     enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
                      np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
-                     cval, P.greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
+                     cval, _greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
     enc.deck = deck
     return enc
 
