@@ -179,18 +179,21 @@ def add_parts(part_sums, part_xtx, part_cross, part_hist, with_base, sums, xtx, 
                 hist[k, v] += part_hist[p, k, v]
 
 
-def fold_group(outs, spec, base_outs, base_spec, with_base, high, sums, xtx, cross, hist):
+def fold_group(outs, spec, base_outs, base_spec, with_base, high, wins, sums, xtx, cross, hist):
     """Add every deal of a chunk to a group's sums, upper-triangle cross products (xtx, symmetrised by
     the caller), cross products with the baseline's row of the same deal (when with_base) and the
-    histograms of its game columns over all rotations (hist: columns x values). high: the largest value
-    in outs. Every total is an exact integer, so no split of the deals changes any of them.
+    histograms of its game columns over all rotations (hist: columns x values). high, wins: the largest
+    value in outs and in its win columns (value_range). Every total is an exact integer, so no split of
+    the deals changes any of them.
 
     The cross products are float64 matrix products (BLAS) of blocks of rows: a block's products and
     their sums are integers below 2**53, hence exact, whatever order BLAS adds them in. That is about
     three times faster than adding the products of a row's nonzero entries one by one, which is kept
     for rows too large for any exact block (fold_parts, on numba.get_num_threads() threads)."""
-    block = min(exact_block(outs, spec, high),
-                exact_block(base_outs, base_spec, int(base_outs.max()) if base_outs.size else 0) if with_base else BLOCK)
+    block = exact_block(spec, high, wins)
+    if with_base:
+        _, base_high, base_wins = value_range(base_outs, base_spec[SP_PLAYERS])
+        block = min(block, exact_block(base_spec, base_high, base_wins))
     if block == 0:
         _fold_in_integers(outs, spec, base_outs, base_spec, with_base, sums, xtx, cross, hist)
         return
@@ -229,14 +232,29 @@ def _fold_in_blocks(outs, spec, base_outs, base_spec, with_base, block, sums, xt
             cross += np.rint(x.T @ b).astype(np.int64)
 
 
-def exact_block(outs, spec, high):
+def exact_block(spec, high, wins):
     """The most deals (up to BLOCK) whose rows' cross products, with themselves or with rows of the same
     bound, sum exactly in float64 (0: not even one). A row entry is at most rotations x the largest of
-    the game values (high) and the credits (CREDIT x the largest win column)."""
-    n = int(spec[SP_PLAYERS])
-    wins = int(outs[:, :, :n].max()) if outs.size else 0
+    the game values (high) and the credits (CREDIT x the largest win column, wins)."""
     big = max(1, int(spec[SP_ROTATIONS]) * max(high, CREDIT * wins))
     return min(BLOCK, (EXACT - 1) // (big * big))
+
+
+@njit(cache=True, nogil=True)
+def value_range(outs, players):
+    """(smallest value, largest value, largest value of the win columns 0 .. players-1) of a chunk's
+    result rows, in one pass (numpy's min, max and a strided max took three)."""
+    low = high = wins = 0
+    if outs.size:
+        low = high = outs[0, 0, 0]
+    for r in range(outs.shape[0]):
+        for i in range(outs.shape[1]):
+            for k in range(players):
+                wins = max(wins, outs[r, i, k])
+            for k in range(outs.shape[2]):  # (a min and max reduction: LLVM vectorises it)
+                low = min(low, outs[r, i, k])
+                high = max(high, outs[r, i, k])
+    return low, high, wins
 
 
 @njit(cache=True, nogil=True)

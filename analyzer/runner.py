@@ -56,7 +56,7 @@ class Summary:
         c = int(self.spec[fold.SP_GAME_COLS])
         if outs.shape[1] == 0:
             return
-        low, high = int(outs.min()), int(outs.max())
+        low, high, wins = fold.value_range(outs, self.spec[fold.SP_PLAYERS])
         if low < 0:
             raise ValueError(f"a game result column holds {low}: result columns must be non-negative")
         self.n += outs.shape[1]
@@ -66,7 +66,7 @@ class Summary:
         cross = np.zeros((k, width), dtype=np.int64)
         hist = np.zeros((c, high + 1), dtype=np.int64)
         fold.fold_group(outs, self.spec, outs if base is None else base_outs,
-                        self.spec if base is None else base.spec, base is not None, high, self.sums, upper, cross, hist)
+                        self.spec if base is None else base.spec, base is not None, high, wins, self.sums, upper, cross, hist)
         self.xtx += upper + upper.T - np.diag(np.diag(upper))
         if base is not None:
             self.cross = cross if self.cross is None else self.cross + cross

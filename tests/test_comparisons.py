@@ -236,7 +236,7 @@ def test_fold_stays_exact_with_large_values():
     outs[:, :, -1] = rng.integers(high - 1000, high + 1, size=(5, 3000))
     spec = fold.group_spec(5, 5, outs.shape[2], None)
     rows = reference_rows(list(outs), 5, 5, None)
-    block = fold.exact_block(outs, spec, high)
+    block = fold.exact_block(spec, *fold.value_range(outs, 5)[1:])
     assert 1000 < block < fold.BLOCK
     s = Summary([f"c{k}" for k in range(rows.shape[1])], spec)
     s.add(outs)
