@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import math
+import os
 import shlex
 from dataclasses import replace
 from pathlib import Path
@@ -55,25 +56,28 @@ def _summary_rows(result):
 def build_blocks(result, out, manifest):
     sc = result.scenario
     blocks = []
-    blocks += _intro(result)
+    blocks += _intro(result, out)
     if sc.comparison.get("kind") == "single" or len(result.groups) == 1:
         blocks += group_sections(result, result.groups[0], out, prefix="")
     else:
         from analyzer.report.comparison import comparison_sections
 
         blocks += comparison_sections(result, out)
-    blocks += _parquet_section(result)
+    blocks += _parquet_section(result, out)
     blocks += _manifest_section(manifest)
     return blocks, _summary_rows(result)
 
 
-def docs_link(game):
-    """The game's docs page as a link (to the file in this checkout), or its name if it is not here."""
+def docs_link(game, out):
+    """The game's docs page as a link to the file in this checkout, relative to the report's folder `out`
+    (so a report committed in the repository, or moved with it, still finds it), or its name if it is not here."""
     path = Path(__file__).resolve().parents[2] / game.docs
-    return f"[{game.docs}]({path.as_uri()})" if path.exists() else game.docs
+    if not path.exists():
+        return game.docs
+    return f"[{game.docs}]({Path(os.path.relpath(path, Path(out).resolve())).as_posix()})"
 
 
-def _parquet_section(result):
+def _parquet_section(result, out):
     """Where every game's result row is (--keep-games), and what its columns mean."""
     if not result.parquet:
         return []
@@ -84,12 +88,12 @@ def _parquet_section(result):
             Text(f"Written with --keep-games, {per}: {files}. One row per game and seat rotation: `game` is the game "
                  f"index (the number to replay), `rotation` the seat rotation (in rotation r, seat s plays the "
                  f"policy the scenario gives seat s - r, counted round the table), then the game's result columns, "
-                 f"explained in {docs_link(game)}. Read them with pandas: "
+                 f"explained in {docs_link(game, out)}. Read them with pandas: "
                  f"pandas.read_parquet(\"{Path(result.parquet[0]).name}\")."
                  .replace("`", ""))]
 
 
-def _intro(result):
+def _intro(result, out):
     sc = result.scenario
     game = sc.game
     b = []
@@ -117,7 +121,7 @@ def _intro(result):
         rows.append([p.name, f"{toml_value(value)}{mark}", default if default == "derived" else toml_value(default),
                      p.help])
     b.append(Table(["rule setting", "value", "default", "meaning"], rows,
-                   f"How the rules were read: see {docs_link(game)} for every ruling." if game.docs else ""))
+                   f"How the rules were read: see {docs_link(game, out)} for every ruling." if game.docs else ""))
     rows = [[f"seat {s}" + (" (plays first)" if s == 0 else ""), seat.policy,
              ", ".join(f"{k} = {toml_value(v)}" for k, v in seat.params.items()) or "-"]
             for s, seat in enumerate(base.seats)]
