@@ -50,7 +50,8 @@ def test_lookahead_parameters_have_ranges(bad):
 
 def test_lookahead_beats_greedy_head_to_head_with_seats_rotated():
     """1,000 deals with lookahead (default parameters) in each seat against greedy (default parameters): its
-    win share (a true tie counts half) with a 95% interval above an even half (measured: see docs/bards.md)."""
+    win share (a true tie counts half) with a 95% interval above an even half (measured: 78.8%, interval 77.0% to
+    80.5%)."""
     games = 1000
     share = 0.0
     for seat in range(2):

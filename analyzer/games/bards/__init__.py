@@ -151,4 +151,8 @@ GAME = Game(
     ),
     default_policy="greedy",
     docs="docs/bards.md",
+    # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md)
+    ladder=({"label": "random", "policy": "random"}, {"label": "balanced", "policy": "balanced"},
+            {"label": "bait", "policy": "bait"}, {"label": "greedy", "policy": "greedy"},
+            {"label": "lookahead", "policy": "lookahead", "samples": 2}),
 )
