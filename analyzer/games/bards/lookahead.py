@@ -13,6 +13,9 @@ The pattern of analyzer/games/noize/lookahead.py: no second game loop.
   policies) is allocated once per block of games or traced game (`scratch`).
 - reproducible: a decision draws only from the seat's own stream (1 + seat), the playouts from a private
   random state keyed from that stream, so a game depends only on (seed, game index).
+- (numba's cache keys a function on its own file: run's lookahead specialisations embed this module's code.
+  The analyzer's cache folder is named by a hash of every numba source, so an edit here compiles afresh;
+  with NUMBA_CACHE_DIR set, clear that cache after editing this file.)
 
 The decision: the split (which of the 30 proper non-empty subsets of the five drawn cards goes face up).
 It plays its cards, chooses groups and sets up as greedy does, with its own parameters.
