@@ -28,6 +28,9 @@ CASES = {
                                         "seats": {"0": {"policy": "lookahead"}}, "bench_games": 10_000},
     "bards: greedy split + greedy play": {"game": "bards", "players": 2,
                                          "all_seats": {"policy": "greedy", "play": "greedy"}},
+    # each split plays the 30 candidates on `samples` reshuffles for two turns: timed on 2,000 games (about 15 s)
+    "bards: lookahead vs greedy": {"game": "bards", "players": 2, "all_seats": {"policy": "greedy"},
+                                   "seats": {"0": {"policy": "lookahead"}}, "bench_games": 2_000},
     "distance: 4 greedy players": {"game": "distance", "players": 4, "all_seats": {"policy": "greedy"}},
     "distance: 4 random players": {"game": "distance", "players": 4, "all_seats": {"policy": "random"}},
     # a lookahead game costs hundreds of greedy playouts: timed on BENCH_GAMES games, not the bench's million

@@ -59,6 +59,16 @@ POLICIES = (
            "shows a small (1- or 2-card) group that tempts the opponent (worth at least face_up_threshold to "
            "her) and hides the cards it values face down, keeping the most if she takes the bait; with no "
            "tempting group, the small-group-up split with the best worse case", GREEDY_DEFAULTS),
+    Policy("lookahead", S.SP_LOOKAHEAD,
+           "Monte Carlo over the draw pile's order: each of the 30 splits (greedy's first, which wins ties) is played "
+           "on `samples` reshuffles of the draw pile: the turn, then `horizon` more with greedy (default parameters) for "
+           "both seats; it takes the best mean outcome (a win or loss if the game ends, else its score margin). It plays, "
+           "chooses and sets up as greedy",
+           GREEDY_DEFAULTS + (
+               Param("samples", "int", 8, "reshuffles of the draw pile per split (each candidate is played out on "
+                     "every one); cost grows linearly", 1, 256),
+               Param("horizon", "int", 1, "turns each playout runs after the current one (0 = to the end of the "
+                     "game); an unfinished playout scores its score margin", 0, 50))),
 )
 
 
@@ -76,6 +86,8 @@ def encode(rules, seats):
         pint[i, S.I_PLAY] = PLAY_CHOICES.index(p["play"])
         pint[i, S.I_CHOOSE] = CHOOSE_CHOICES.index(p["choose"])
         pint[i, S.I_SETUP] = SETUP_CHOICES.index(p["setup"])
+        pint[i, S.I_SAMPLES] = p.get("samples", 0)
+        pint[i, S.I_HORIZON] = p.get("horizon", 0)
         pflt[i, S.P_CONCLUDE_AT] = float(p["conclude_at"])
         pflt[i, S.P_HOPE] = float(p["hope"])
         pflt[i, S.P_MEME_KEEP] = float(p["meme_keep"])
@@ -139,4 +151,8 @@ GAME = Game(
     ),
     default_policy="greedy",
     docs="docs/bards.md",
+    # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md)
+    ladder=({"label": "random", "policy": "random"}, {"label": "balanced", "policy": "balanced"},
+            {"label": "bait", "policy": "bait"}, {"label": "greedy", "policy": "greedy"},
+            {"label": "lookahead", "policy": "lookahead", "samples": 2}),
 )

@@ -16,8 +16,8 @@ from analyzer.games.bards.policies import (
     split_decide)
 from analyzer.games.bards.state import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
-    MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
-    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_FIXED, draw, emit,
+    I_SPLIT, MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
+    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_NE, S_OVF, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE, TRACE_FIXED, draw, emit,
     finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
@@ -77,11 +77,15 @@ def scratch():
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf):
+def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf, look, resume):
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
     freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
     events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
     Returns the last game's number of trace events, or -1 if the trace buffer was too small.
+    look, resume: None in the default kernels (numba then drops their branches before compiling). look: the
+    lookahead's scratch (lookahead.py), which then decides its seats' splits. resume: a lookahead playout,
+    (active seat, face-up group, last turn): play on from the position in `st` (this turn's five cards in
+    `ib`'s hand, drawn) with that split, until the game ends or the last turn is played.
     The game's body is written here, not in an inline="always" `play`: numba copied that IR into run and
     compiled it again (README: Bards compile)."""
     n = tbl.shape[0]
@@ -95,66 +99,86 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
     cache = fb[FB_CACHE:FB_SIZE]  # the per-turn part is reset every turn
     ne = 0
     for gi in range(lo, hi):
-        reset_streams(rng, seed, first_game + gi)
-        init_state(st, n)
-        if order.shape[0] == 0:
-            shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
-        else:
-            for j in range(n):
-                st[O_PILE + j] = order[j]
-        row = out[gi]
-        k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        if k >= 0:
-            for i in range(n):
-                tr[k, TRACE_FIXED + i] = st[O_PILE + i]
+        if resume is None:  # a new game: deal, meme, setup
+            reset_streams(rng, seed, first_game + gi)
+            init_state(st, n)
+            if order.shape[0] == 0:
+                shuffle(rng, DEAL, st[O_PILE:O_PILE + n], n)
+            else:
+                for j in range(n):
+                    st[O_PILE + j] = order[j]
+            k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(n):
+                    tr[k, TRACE_FIXED + i] = st[O_PILE + i]
 
-        # setup: the dominant meme, then seat 1 deals four cards to start the four tales
-        meme = draw(st)
-        set_meme(st, meme, tbl)
-        emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
-        for i in range(4):
-            d[i] = draw(st)
-        j = setup_decide(st, tbl, d, pint, pflt, rng)
-        k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1], 0, 0, 0, 0, 0, 0, 0, 0)
-        if k >= 0:
+            # setup: the dominant meme, then seat 1 deals four cards to start the four tales
+            meme = draw(st)
+            set_meme(st, meme, tbl)
+            emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
             for i in range(4):
-                tr[k, TRACE_FIXED + i] = d[i]
-        o = 0
-        slot1 = 0
-        _setup_power(st, tbl, 1, d[PAIRS[j, 0]], d[PAIRS[j, 1]])
-        for q in range(4):
-            if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
-                place(st, tbl, 1, slot1, d[q], 1, tr, on)
-                slot1 += 1
-        for q in range(4):
-            if not (q == PAIRS[j, 0] or q == PAIRS[j, 1]):
-                place(st, tbl, 0, o, d[q], 1, tr, on)
-                o += 1
+                d[i] = draw(st)
+            j = setup_decide(st, tbl, d, pint, pflt, rng)
+            k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1], 0, 0, 0, 0, 0, 0, 0, 0)
+            if k >= 0:
+                for i in range(4):
+                    tr[k, TRACE_FIXED + i] = d[i]
+            o = 0
+            slot1 = 0
+            _setup_power(st, tbl, 1, d[PAIRS[j, 0]], d[PAIRS[j, 1]])
+            for q in range(4):
+                if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
+                    place(st, tbl, 1, slot1, d[q], 1, tr, on)
+                    slot1 += 1
+            for q in range(4):
+                if not (q == PAIRS[j, 0] or q == PAIRS[j, 1]):
+                    place(st, tbl, 0, o, d[q], 1, tr, on)
+                    o += 1
 
-        a0 = -1
-        b0 = -1
-        for q in range(4):
-            if q != PAIRS[j, 0] and q != PAIRS[j, 1]:
-                if a0 < 0:
-                    a0 = d[q]
-                else:
-                    b0 = d[q]
-        _setup_power(st, tbl, 0, a0, b0)
-        _drama_look(st, 0)
+            a0 = -1
+            b0 = -1
+            for q in range(4):
+                if q != PAIRS[j, 0] and q != PAIRS[j, 1]:
+                    if a0 < 0:
+                        a0 = d[q]
+                    else:
+                        b0 = d[q]
+            _setup_power(st, tbl, 0, a0, b0)
+            _drama_look(st, 0)
 
-        active = 0
-        while pile_left(st) >= 5:
-            st[S_TURN] += 1
-            emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
-            for i in range(5):
-                hand[i] = draw(st)
+            active = 0
+            forced = 0
+            stop = 0
+            resumed = False
+        else:  # a playout: the position is in st, the turn's cards drawn
+            active, forced, stop = resume
+            resumed = True
+        row = out[gi]
+        over = True
+        while resumed or pile_left(st) >= 5:
+            if not resumed:
+                if resume is not None:
+                    if st[S_TURN] >= stop:  # the playout's horizon
+                        over = False
+                        break
+                st[S_TURN] += 1
+                emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
+                for i in range(5):
+                    hand[i] = draw(st)
             for i in range(N_CACHE_TURN):
                 cache[i] = 0.0
             k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
             if k >= 0:
                 for i in range(5):
                     tr[k, TRACE_FIXED + i] = hand[i]
-            up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
+            if resumed:  # the playout's candidate split
+                up = forced
+                resumed = False
+            else:
+                up = split_decide(st, tbl, active, hand, pint, pflt, rng, vs, vc, cache, ni, nf)
+                if look is not None:
+                    if pint[active, I_SPLIT] == SP_LOOKAHEAD:
+                        up = _lookahead.choose(st, tbl, active, hand, up, pint, rng, look)
             nu = 0
             nd = 0
             for i in range(5):
@@ -198,15 +222,16 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
             active = 1 - active
             _drama_look(st, st[S_TURN])
 
-        end_game(st, tbl, active, pint, rng, tr, on)
-        _drama_look(st, st[S_TURN])  # the tales concluded at the end
-        for s in range(2):
-            st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
-        finish(st, row)
-        winner = -1 if row[R_NWIN] != 1 else (0 if row[R_WIN] == 1 else 1)
-        drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], row, R_DRAMA)
-        emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], row[R_NWIN], row[R_WIN], row[R_WIN + 1],
-             row[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
+        if over:  # (a playout stopped at its horizon leaves the game unfinished)
+            end_game(st, tbl, active, pint, rng, tr, on)
+            _drama_look(st, st[S_TURN])  # the tales concluded at the end
+            for s in range(2):
+                st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
+            finish(st, row)
+            winner = -1 if row[R_NWIN] != 1 else (0 if row[R_WIN] == 1 else 1)
+            drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], row, R_DRAMA)
+            emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], row[R_NWIN], row[R_WIN], row[R_WIN + 1],
+                 row[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
         ne = -1 if on and st[S_OVF] != 0 else st[S_NE]
     return ne
 
@@ -214,16 +239,26 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
 def play_one(seed, game, tbl, pint, pflt, out, trace, order=NO_ORDER):
     """Play game `game` of the run keyed by `seed` (from deck `order` if given), events into `trace`;
     fill `out`. Returns the number of events written (-1 if the trace buffer was too small)."""
-    return run(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True, *scratch())
+    return run(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True, *scratch(),
+               _lookahead.scratch() if _lookahead.uses_lookahead(pint) else None, None)
 
 
 CHUNK = 64  # games per block at the least (a block reuses one state array and scratch set)
 
 
 def play_block(seed, first_game, lo, hi, tbl, pint, pflt, out):
-    run(seed, first_game, lo, hi, tbl, pint, pflt, out, NO_ORDER, NO_TRACE, False, *scratch())
+    run(seed, first_game, lo, hi, tbl, pint, pflt, out, NO_ORDER, NO_TRACE, False, *scratch(), None, None)
 
 
 def batch(seed, first_game, tbl, pint, pflt, out):
-    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads."""
-    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game), (tbl, pint, pflt, out))
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads; with a
+    lookahead seat, in run's lookahead specialisation (compiled on first use; the default one never compiles it)."""
+    if _lookahead.uses_lookahead(pint):
+        run_in_blocks(_lookahead.play_block, out.shape[0], _lookahead.CHUNK, (seed, first_game), (tbl, pint, pflt, out))
+    else:
+        run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game), (tbl, pint, pflt, out))
+
+
+# the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into run's
+# specialisation given its scratch (look), never into the default one
+from analyzer.games.bards import lookahead as _lookahead  # noqa: E402

@@ -76,12 +76,13 @@ O_DRAMA = O_STAT + N_COLS    # the drama block (analyzer.games.drama): the two s
 ST_SIZE = O_DRAMA + block_size(2)
 
 # --- encoded policy arrays -------------------------------------------------------------------
-# pint[seat] = split policy, play, choose, setup codes; pflt[seat] = numeric parameters
-I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP = range(4)
-N_INT = 4
+# pint[seat] = split policy, play, choose, setup codes, the lookahead's samples and horizon (lookahead.py);
+# pflt[seat] = numeric parameters
+I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP, I_SAMPLES, I_HORIZON = range(6)
+N_INT = 6
 P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_THRESHOLD, P_SPITE = range(5)
 N_FLT = 5
-SP_RANDOM, SP_BALANCED, SP_GREEDY, SP_BAIT = range(4)
+SP_RANDOM, SP_BALANCED, SP_GREEDY, SP_BAIT, SP_LOOKAHEAD = range(5)
 PL_RANDOM, PL_GREEDY = range(2)
 CH_RANDOM, CH_AT_LEAST, CH_EXPECTED = range(3)
 SU_RANDOM, SU_GREEDY = range(2)
