@@ -1,6 +1,6 @@
 """Fight Song `lookahead` policy: its kernel plays the other policies exactly as the default kernel, its traced
-games replay legally and are the batch's games with 1 and 2 threads, its parameters have ranges, and its
-team beats greedy partners head to head."""
+games replay legally and are the batch's games with 1 and 2 threads, its parameters have ranges, its search
+gives up a point to deny a corner when the redeals make that sure, and head to head it plays level with greedy."""
 import numba
 import numpy as np
 import pytest
@@ -10,6 +10,7 @@ from analyzer.games.fightsong import GAME
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import lookahead as LA
 from analyzer.scenario import from_dict
+from fightsong_helpers import Table, interleave, of_type
 from test_fightsong_properties import check_games
 
 
@@ -76,10 +77,28 @@ def test_lookahead_games_are_the_same_with_1_and_2_threads_and_any_start():
     assert not np.array_equal(_rows({**raw, "seed": 4}), one)
 
 
-def test_lookahead_partners_beat_greedy_partners_head_to_head_with_seats_rotated():
+@pytest.mark.parametrize("policy, first", [("greedy", ("Band/Brass", 1, 3)), ("lookahead", ("Cheer/Flyer", 0, 2))])
+def test_lookahead_gives_up_a_point_to_deny_the_opponent_a_corner(tmp_path, policy, first):
+    """2 players, one hand (target 1). Seat 0 holds the deck's only Band/Brass and a Cheer/Flyer; every other
+    card is a Cheer/Flyer, so every redeal gives seat 1 two of them. Greedy takes 3 points with the Brass on
+    the upper-right corner, and seat 1 then scores 2 on the upper-left (3 to 2); the lookahead scores 2 there
+    first, seat 1 can score nothing, and the Brass still takes its 3 (5 to 0)."""
+    act = [(["Cheer/Woodwind", "Band/Brass", "Fans/Students", "Fans/Parents"], "Fans")]
+    t = Table(tmp_path, 2, act, act, copies={"Band/Brass": 1, "Cheer/Flyer": 30}, hand_size=2, target=1,
+              fs_step=100)
+    events, out = t.play(interleave([["Band/Brass", "Cheer/Flyer"], ["Cheer/Flyer", "Cheer/Flyer"]]),
+                         policies=[policy, "greedy"])
+    play = of_type(events, "play")[0]
+    assert (play["seat"], play["card"].split(" ")[1], play["corner"], play["score"]) == (0, *first)
+    assert (out["score_0"], out["score_1"]) == ((3, 2) if policy == "greedy" else (5, 0))
+
+
+def test_lookahead_partners_are_not_weaker_than_greedy_partners_head_to_head_with_seats_rotated():
     """4 players, lookahead partners (default parameters) against greedy partners, each deal played with the
-    lookahead team at seats 0+2 and at 1+3: the lookahead team's win share (shared wins split), with a 95%
-    interval above an even half (measured: see docs/fightsong.md)."""
+    lookahead team at seats 0+2 and at 1+3: the 95% interval of the lookahead team's win share (shared wins
+    split) reaches an even half. It does not lie above it: in Fight Song the unseen cards decide most of what
+    a play is worth, and 40,000 such games gave the lookahead team SHARE (docs/fightsong.md); the search itself
+    is checked by the hand-built game above."""
     games = 400
     wins = np.zeros(0)
     for team in ((0, 2), (1, 3)):
@@ -88,5 +107,5 @@ def test_lookahead_partners_beat_greedy_partners_head_to_head_with_seats_rotated
         out = _rows(raw)
         wins = np.concatenate([wins, out[:, team[0]] / np.maximum(out[:, 4] // 2, 1)])
     share = wins.mean()
-    low = share - 1.96 * wins.std(ddof=1) / len(wins) ** 0.5
-    assert low > 0.5, (share, low)
+    half = 1.96 * wins.std(ddof=1) / len(wins) ** 0.5
+    assert share - half < 0.5 < share + half, (share, half)

@@ -29,10 +29,10 @@ from analyzer.threads import run_in_blocks
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
 N_RULES = 10
 DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
-# a lookahead playout's resume array: a first play still to make (1/0), the board played on, the play's index,
-# the candidate's kind and corner, the number of hands after which it stops (lookahead.py)
-RS_PENDING, RS_BOARD, RS_PLAY, RS_KIND, RS_CORNER, RS_STOP = range(6)
-N_RESUME = 6
+# a lookahead playout's resume array: 1 while the hand it starts in is still to be resumed, that hand's Activity
+# card, the number of hands after which it stops (lookahead.py)
+RS_PENDING, RS_BOARD, RS_STOP = range(3)
+N_RESUME = 3
 
 # end conditions (the `end` column)
 END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
@@ -139,38 +139,29 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 @njit(cache=True)
 def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
-               nplays, look, resume):
+               nplays, look):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
-    look, resume: None in the default kernels (numba drops their branches); see lookahead.py."""
+    look: None, or the lookahead's scratch (lookahead.py), which then decides for its seats in a regular
+    hand: numba drops that branch from the kernels given None."""
     n = st[S_N]
-    j0 = 0
-    if resume is not None:
-        if resume[RS_PENDING] != 0:  # a playout: the board is set up and its first plays made
-            j0 = resume[RS_PLAY]
-    if j0 == 0:
-        for c in range(N_CORNERS):
-            st[O_TCARD + c] = -1
-            st[O_TSEAT + c] = -1
-        st[S_FREE] = (1 << N_CORNERS) - 1
-        for t in range(MAXP):
-            st[O_TSC + t] = -1
-        for j in range(nplays):
-            st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
-    for j in range(j0, nplays):
+    for c in range(N_CORNERS):
+        st[O_TCARD + c] = -1
+        st[O_TSEAT + c] = -1
+    st[S_FREE] = (1 << N_CORNERS) - 1
+    for t in range(MAXP):
+        st[O_TSC + t] = -1
+    for j in range(nplays):
+        st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    for j in range(nplays):
         seat = st[O_SEQ + j]
-        chosen = False
-        if resume is not None:
-            if resume[RS_PENDING] != 0:  # the candidate the playout tries
-                kind, corner = resume[RS_KIND], resume[RS_CORNER]
-                resume[RS_PENDING] = 0
-                chosen = True
+        looked = False
         if look is not None:
             if pol[seat] == P_LOOKAHEAD:
-                kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
-                                                 board, layer, seat, j, nplays, look)
-                chosen = True
-        if not chosen:
+                kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                                 rng, board, seat, j, nplays, look)
+                looked = True
+        if not looked:
             kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer,
                                   seat, j, nplays)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
@@ -189,7 +180,7 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
 
 @njit(cache=True)
 def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
-                     n_act, kind, init_mask, part_mask, look, resume):
+                     n_act, kind, init_mask, part_mask):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
@@ -232,7 +223,7 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
         play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(1), nplays, look, resume)
+                   np.int64(1), nplays, None)
         best = -1
         n_best = 0
         best_team = -1
@@ -335,8 +326,9 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         st[S_LEFT] = starter
     board = np.int64(-1)
     if resume is not None:
-        if resume[RS_PENDING] != 0:  # a playout resumes this hand at the lookahead's decision
+        if resume[RS_PENDING] != 0:  # a lookahead playout replays this hand on the Activity card already out
             board = resume[RS_BOARD]
+            resume[RS_PENDING] = 0
     if board < 0:
         board = take(st, rg, STK_ACT)
         if on:
@@ -351,7 +343,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
     play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-               np.int64(0), nplays, look, resume)
+               np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
@@ -390,7 +382,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
 
 @njit(cache=True, inline="always")
 def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr,
-                       on, look, resume):
+                       on):
     """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending."""
     n = rules[R_PLAYERS]
     nt = n_teams(n)
@@ -422,7 +414,7 @@ def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gta
                 part_mask = init_mask  # in 3 players a team is a seat
         outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
                                                   pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                  init_mask, part_mask, look, resume)
+                                                  init_mask, part_mask)
         out[g + G_FS_ROUNDS] += 1
         out[g + G_FS_HANDS] += hands
         out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
@@ -453,8 +445,7 @@ def return_hand(st, rg, board, nplays, tr, on):
 
 
 @njit(cache=True, inline="always")
-def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
-              look, resume):
+def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
     """After a hand: (the end condition, the winning teams as bits), or (-1, 0) while the game goes on.
     Teams at the target or above end it; an exact tie at the top is settled by a Fight Song round."""
     n = rules[R_PLAYERS]
@@ -487,7 +478,7 @@ def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
                     part |= 1 << s
             outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
                                                       pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                      tied, part, look, resume)
+                                                      tied, part)
             out[g + G_TB_ROUNDS] += 1
             out[g + G_TB_HANDS] += hands
             if outcome == FSO_WON:
@@ -575,7 +566,8 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
 
     look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
     lookahead's scratch (its seats then decide by simulation); resume: a lookahead playout, which continues
-    the game in st, rg, hand from the decision being tried, up to its horizon (lookahead.py)."""
+    the game in st, rg, hand from the start of the current hand (its plays so far scripted) up to its
+    horizon (lookahead.py)."""
     n = rules[R_PLAYERS]
     g = layout(n)[5]
     written = 0
@@ -591,11 +583,11 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
             board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
                                       rng, row, tr, on, look, resume)
             play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
-                               row, tr, on, look, resume)
+                               row, tr, on)
             return_hand(st, rg, board, nplays, tr, on)
             _drama_look(st, n_teams(n), st[S_HANDS])
             end, win_mask = check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on, look, resume)
+                                      rng, row, tr, on)
             if end >= 0:
                 break
             if resume is not None:

@@ -2,13 +2,15 @@
 
 The pattern of analyzer/games/noize/lookahead.py: no second game loop.
 - a separate kernel entry: `play_block_look` / `play_game_look` call engine.run with the lookahead's
-  scratch (`look`); engine.play_board then lets `choose` decide for the lookahead seats. Given None (the
-  default kernels), numba drops that branch before typing, so the default kernels never compile this
-  module. The batch and the trace use this entry only when a seat plays lookahead (`uses_lookahead`).
+  scratch (`look`); engine.play_board then lets `choose` decide for the lookahead seats in regular hands.
+  Given None (the default kernels), numba drops that branch before typing, so the default kernels never
+  compile this module. The batch and the trace use this entry only when a seat plays lookahead
+  (`uses_lookahead`).
 - the playouts are engine.run too, given `resume` (None in every other kernel): it skips the game's
-  start, makes the candidate play at the decision's place on the board, finishes the hand as the rules
-  do (its Fight Song rounds and end check included) and stops after the horizon. Every rule is written
-  once.
+  start and replays the current hand on its Activity card (already out of the stack), the plays made so
+  far and the candidate scripted (the tests' P_SCRIPT seats: their cards go back to their hands), every
+  seat greedy after its script; the hand is finished as the rules do (its Fight Song rounds and end
+  check included) and the playout stops after the horizon. Every rule is written once.
 - no allocation in the decision loop: the scratch (a sampled state and a working state, the pool of
   unseen cards, the playouts' policies, a random state, the resume array, a dummy result row and trace,
   the candidates and their sums) is allocated once per block of games or traced game.
@@ -16,8 +18,9 @@ The pattern of analyzer/games/noize/lookahead.py: no second game loop.
   private random state keyed from that stream (greedy draws nothing, so it stays unused), so a game
   depends only on (seed, game index).
 
-The decision, at each play of a regular hand (in a Fight Song hand, and for the 3-player battle choice,
-it plays as greedy):
+The decision, at each play of a regular hand (in a Fight Song hand it plays as greedy: engine.play_board
+passes no scratch there, and `decide` plays a lookahead seat by its team/blocker path with zero weights,
+which is greedy's play; with 3 players it battles by its `battle` rule):
 - what it sees: its own hand, the Activity card and the cards on it, every hand's size, the scores;
   what it does not see: the other hands, the order of the three stacks.
 - candidates: greedy's play (first: ties keep it), the `team` policy's play (default weights), for each
@@ -39,12 +42,12 @@ from numba import njit, typeof
 from numba.core import types
 
 from analyzer.games.fightsong.engine import (
-    N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RS_BOARD, RS_CORNER, RS_KIND, RS_PENDING, RS_PLAY, RS_STOP, run, scratch)
+    N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RS_BOARD, RS_PENDING, RS_STOP, run, scratch)
 from analyzer.games.fightsong.policies import (
-    P_GREEDY, P_LOOKAHEAD, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
+    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, O_HM, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, ST_SIZE, STK_ACT, STK_FS, STK_GP,
+    O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, ST_SIZE, STK_ACT, STK_FS, STK_GP,
     clear_hand, hand_add, hn_at, team_of)
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
@@ -162,6 +165,33 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool):
 
 
 @njit(cache=True, inline="always")
+def _script(st, wst, whand, gp_kind, seat, j, move, spol, spar):
+    """The playout replays the hand from its start: the board's plays so far go back to their players' hands
+    and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
+    n = st[S_N]
+    for s in range(n):
+        spol[s] = P_GREEDY
+        wst[O_MOVES + s] = 0
+        for k in range(spar.shape[1]):
+            spar[s, k] = 0.0  # (greedy seats: battle the leader)
+    for i in range(j + 1):
+        s = st[O_SEQ + i]
+        if spol[s] != P_SCRIPT:
+            spol[s] = P_SCRIPT
+            for k in range(spar.shape[1]):
+                spar[s, k] = -1.0  # (a script's end: greedy; in a battle choice, the leader)
+        k = 0
+        while spar[s, k] >= 0.0:
+            k += 1
+        if i < j:
+            card = st[O_PL + i]
+            hand_add(wst, whand, gp_kind, 0, s, card)
+            spar[s, k] = gp_kind[card] * 4 + st[O_PLC + i]
+        else:
+            spar[s, k] = move
+
+
+@njit(cache=True, inline="always")
 def _outcome(wst, dout, seat, n, target):
     """A playout's outcome for seat (see the module docstring), from its state and dummy result row."""
     mine = team_of(seat, n)
@@ -179,15 +209,11 @@ def _outcome(wst, dout, seat, n, target):
 
 
 @njit(cache=True)
-def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays,
-           look):
+def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, seat, j, nplays, look):
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
     game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2, res,
      dout, dtr, cand) = look
-    if layer != 0:  # a Fight Song hand: greedy's play
-        mv = np.int64(gtab[board, st[S_FREE], st[O_HM + MAXP + seat]])
-        return mv >> 2, mv & 3
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
                     cand)
     if m == 1:
@@ -205,12 +231,10 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(sst, srg, shand, wst, wrg, whand)
+            _script(st, wst, whand, gp_kind, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
             reset_streams(rng2, key, 0)
             res[RS_PENDING] = 1
             res[RS_BOARD] = board
-            res[RS_PLAY] = j
-            res[RS_KIND] = cand[c, 0]
-            res[RS_CORNER] = cand[c, 1]
             res[RS_STOP] = stop
             for i in range(dout.shape[1]):
                 dout[0, i] = 0
@@ -235,7 +259,7 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
     sample = scratch(rules, order_gp, order_act, order_fs)[:3]
     work = scratch(rules, order_gp, order_act, order_fs)[:3]
     spol = np.full(n, P_GREEDY, dtype=np.int64)
-    spar = np.zeros((n, N_PAR), dtype=np.float64)
+    spar = np.zeros((n, max(N_PAR, 4)), dtype=np.float64)  # (scripts: 2 players replay up to 3 plays of a seat)
     tpol = np.full(n, P_TEAM, dtype=np.int64)
     tpar = np.zeros((n, N_PAR), dtype=np.float64)
     tpar[:, PB_PARTNER] = 1.0
@@ -253,7 +277,7 @@ def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck
     st, rg, hand, rng = game_arrays
     i = types.int64
     choose.compile(tuple(typeof(a) for a in (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng))
-                   + (i, i, i, i, i, typeof(look)))
+                   + (i, i, i, i, typeof(look)))
 
 
 def play_game_look(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
