@@ -155,15 +155,13 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
     for j in range(nplays):
         seat = st[O_SEQ + j]
-        looked = False
-        if look is not None:
-            if pol[seat] == P_LOOKAHEAD:
-                kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                                 rng, board, seat, j, nplays, look)
-                looked = True
-        if not looked:
+        # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
+        if look is None or pol[seat] != P_LOOKAHEAD:
             kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer,
                                   seat, j, nplays)
+        else:
+            kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                             rng, board, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
@@ -324,12 +322,11 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
     starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
     if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
         st[S_LEFT] = starter
-    board = np.int64(-1)
-    if resume is not None:
-        if resume[RS_PENDING] != 0:  # a lookahead playout replays this hand on the Activity card already out
-            board = resume[RS_BOARD]
-            resume[RS_PENDING] = 0
-    if board < 0:
+    if resume is not None and resume[RS_PENDING] != 0:
+        # a lookahead playout replays this hand on its Activity card, already out of the stack
+        board = resume[RS_BOARD]
+        resume[RS_PENDING] = 0
+    else:
         board = take(st, rg, STK_ACT)
         if on:
             emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
@@ -572,12 +569,13 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
     g = layout(n)[5]
     written = 0
     for i in range(lo, hi):
-        row = out[i]
-        if resume is None:
+        if resume is None:  # (a playout continues the game in st, rg, hand)
             reset_streams(rng, seed, first_game + i)
             init_state(st, rg, order_gp, order_act, order_fs, n)
             if rules[R_STACKED] == 0:
                 shuffle_stacks(st, rg, rng)
+        row = out[i]
+        if resume is None:
             begin(st, rg, hand, rules, gp_kind, row, tr, on)
         while True:
             board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
