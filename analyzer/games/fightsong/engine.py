@@ -139,11 +139,12 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 @njit(cache=True)
 def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
-               nplays, look):
+               nplays, look=None):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
-    look: None, or the lookahead's scratch (lookahead.py), which then decides for its seats in a regular
-    hand: numba drops that branch from the kernels given None."""
+    look: the lookahead's scratch (lookahead.py), which then decides for its seats in a regular hand. The
+    default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
+    passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
     for c in range(N_CORNERS):
         st[O_TCARD + c] = -1
@@ -221,7 +222,7 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
         play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(1), nplays, None)
+                   np.int64(1), nplays)
         best = -1
         n_best = 0
         best_team = -1
@@ -339,8 +340,12 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         nplays = n
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
-    play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-               np.int64(0), nplays, look)
+    if look is None:
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays)
+    else:
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
