@@ -96,9 +96,9 @@ def test_lookahead_gives_up_a_point_to_deny_the_opponent_a_corner(tmp_path, poli
 def test_lookahead_partners_are_not_weaker_than_greedy_partners_head_to_head_with_seats_rotated():
     """4 players, lookahead partners (default parameters) against greedy partners, each deal played with the
     lookahead team at seats 0+2 and at 1+3: the 95% interval of the lookahead team's win share (shared wins
-    split) reaches an even half. It does not lie above it: in Fight Song the unseen cards decide most of what
-    a play is worth, and 40,000 such games gave the lookahead team SHARE (docs/fightsong.md); the search itself
-    is checked by the hand-built game above."""
+    split) reaches an even half. It does not lie above it: in Fight Song the unseen cards decide most of
+    what a play is worth, and 40,000 such games gave the lookahead team 49.7% +- 0.5 (docs/fightsong.md);
+    the search itself is checked by the hand-built game above."""
     games = 400
     wins = np.zeros(0)
     for team in ((0, 2), (1, 3)):

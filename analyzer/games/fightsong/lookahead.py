@@ -47,8 +47,8 @@ from analyzer.games.fightsong.policies import (
     P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP,
-    clear_hand, hand_add, hn_at, team_of)
+    O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
+    STK_ACT, STK_FS, STK_GP, clear_hand, hand_add, hn_at, team_of)
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -212,8 +212,8 @@ def _outcome(wst, dout, seat, n, target):
 def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, seat, j, nplays, look):
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
     game's stacks (rg) beside the scratch."""
-    (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2, res,
-     dout, dtr, cand) = look
+    (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
+     res, dout, dtr, cand) = look
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
                     cand)
     if m == 1:
@@ -276,8 +276,8 @@ def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck
     call to engine.run or play_board made while they are being compiled as a recursive call, and not link it."""
     st, rg, hand, rng = game_arrays
     i = types.int64
-    choose.compile(tuple(typeof(a) for a in (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng))
-                   + (i, i, i, i, typeof(look)))
+    arrays = (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng)
+    choose.compile(tuple(typeof(a) for a in arrays) + (i, i, i, i, typeof(look)))
 
 
 def play_game_look(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
