@@ -38,6 +38,9 @@ CASES = {
                                         "seats": {"0": {"policy": "lookahead"}}, "bench_games": 10_000},
     "fightsong: 4 greedy players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"}},
     "fightsong: 4 team players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "team"}},
+    # a lookahead game costs hundreds of greedy playouts: timed on BENCH_GAMES games, not the bench's million
+    "fightsong: lookahead vs greedy": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"},
+                                       "seats": {"0": {"policy": "lookahead"}}, "bench_games": 10_000},
     "bards: random": {"game": "bards", "players": 2,
                       "all_seats": {"policy": "random", "play": "random", "choose": "random", "setup": "random"}},
 }

@@ -4,6 +4,7 @@ import numpy as np
 
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.fightsong import engine as E
+from analyzer.games.fightsong import lookahead as LA
 from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import trace as T
@@ -38,6 +39,16 @@ POLICIES = (
            "greedy minus block_weight x the expected best score of the next opponent to play this hand on the "
            "corners left: it takes, or spoils with a weak card, the corners that opponent could use best",
            (Param("block_weight", "float", 1.0, "weight of the next opponent's expected best score", 0.0, 3.0),
+            _battle("leader"))),
+    Policy("lookahead", P.P_LOOKAHEAD,
+           "Monte Carlo, at each play of a regular hand: each candidate play (greedy's, team's, the best card for each "
+           "free corner, the best corner for each kind held) is tried on `samples` redeals of the cards it cannot see "
+           "and played on with greedy for every seat for `horizon` hands; it takes the best mean outcome (a win, shared "
+           "win or loss if the game ends, else its team's margin). Fight Song hands: as greedy",
+           (Param("samples", "int", 8, "redeals of the unseen cards per decision (each candidate is played out on "
+                  "every one); cost grows linearly", 1, 256),
+            Param("horizon", "int", 1, "hands each playout runs, counting the current one (0 = to the end of the "
+                  "game); an unfinished playout scores its team's total minus the best other team's", 0, 1000),
             _battle("leader"))),
 )
 
@@ -75,11 +86,22 @@ def encode(rules, seats):
         par[i, P.PB_PARTNER] = float(s.params.get("partner_weight", 0.0))
         par[i, P.PB_OPPONENT] = float(s.params.get("opponent_weight", 0.0))
         par[i, P.PB_BLOCK] = float(s.params.get("block_weight", 0.0))
+        par[i, P.PB_SAMPLES] = float(s.params.get("samples", 0))
+        par[i, P.PB_HORIZON] = float(s.params.get("horizon", 0))
     enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
                      np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
                      cval, _greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
     enc.deck = deck
     return enc
+
+
+def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+          par, out):
+    """The batch; with a lookahead seat, the lookahead kernel (compiled on first use; the default kernel never
+    compiles it)."""
+    kernel = LA.batch_look if LA.uses_lookahead(pol) else E.batch
+    kernel(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+           pol, par, out)
 
 
 GAME = Game(
@@ -94,7 +116,7 @@ GAME = Game(
     columns=columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
-    batch=E.batch,
+    batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
     length_label="hands",

@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games import drama
-from analyzer.games.fightsong.policies import P_SCRIPT, PB_BATTLE, choose_battle, decide
+from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
     DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND,
@@ -29,6 +29,10 @@ from analyzer.threads import run_in_blocks
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
 N_RULES = 10
 DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
+# a lookahead playout's resume array: 1 while the hand it starts in is still to be resumed, that hand's Activity
+# card, the number of hands after which it stops (lookahead.py)
+RS_PENDING, RS_BOARD, RS_STOP = range(3)
+N_RESUME = 3
 
 # end conditions (the `end` column)
 END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
@@ -135,9 +139,12 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 @njit(cache=True)
 def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
-               nplays):
+               nplays, look=None):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
-    (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play)."""
+    (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
+    look: the lookahead's scratch (lookahead.py), which then decides for its seats in a regular hand. The
+    default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
+    passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
     for c in range(N_CORNERS):
         st[O_TCARD + c] = -1
@@ -149,8 +156,13 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
     for j in range(nplays):
         seat = st[O_SEQ + j]
-        kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat,
-                              j, nplays)
+        # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
+        if look is None or pol[seat] != P_LOOKAHEAD:
+            kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer,
+                                  seat, j, nplays)
+        else:
+            kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                             rng, board, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
@@ -299,7 +311,8 @@ def begin(st, rg, hand, rules, gp_kind, out, tr, on):
 
 
 @njit(cache=True, inline="always")
-def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
+              look, resume):
     """A regular hand: its starter and Activity card, the plays, their points recorded and the Fight Song
     opportunities they give. Returns (the Activity card, the number of plays)."""
     n = rules[R_PLAYERS]
@@ -310,10 +323,15 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
     starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
     if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
         st[S_LEFT] = starter
-    board = take(st, rg, STK_ACT)
-    if on:
-        emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
-             0, 0, 0, 0, 0)
+    if resume is not None and resume[RS_PENDING] != 0:
+        # a lookahead playout replays this hand on its Activity card, already out of the stack
+        board = resume[RS_BOARD]
+        resume[RS_PENDING] = 0
+    else:
+        board = take(st, rg, STK_ACT)
+        if on:
+            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
+                 0, 0, 0, 0, 0)
     if n == 2:  # alternately, one card at a time, two cards each
         nplays = 4
         for j in range(4):
@@ -322,8 +340,12 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         nplays = n
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
-    play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-               np.int64(0), nplays)
+    if look is None:
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays)
+    else:
+        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                   np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
@@ -539,23 +561,30 @@ def shuffle_stacks(st, rg, rng):
 # nogil: the batch runs it on a pool of threads.
 @njit(cache=True, _nrt=False, nogil=True)
 def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-        deck_k, pol, par, out, tr, on, st, rg, hand, rng):
+        deck_k, pol, par, out, tr, on, st, rg, hand, rng, look, resume):
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and freshly
     keyed streams; events go to `tr` if `on`. The batch and the trace both play through here (one kernel
-    to compile). Returns the last game's number of trace events, or -1 if the trace buffer was too small."""
+    to compile). Returns the last game's number of trace events, or -1 if the trace buffer was too small.
+
+    look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
+    lookahead's scratch (its seats then decide by simulation); resume: a lookahead playout, which continues
+    the game in st, rg, hand from the start of the current hand (its plays so far scripted) up to its
+    horizon (lookahead.py)."""
     n = rules[R_PLAYERS]
     g = layout(n)[5]
     written = 0
     for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        init_state(st, rg, order_gp, order_act, order_fs, n)
-        if rules[R_STACKED] == 0:
-            shuffle_stacks(st, rg, rng)
+        if resume is None:  # (a playout continues the game in st, rg, hand)
+            reset_streams(rng, seed, first_game + i)
+            init_state(st, rg, order_gp, order_act, order_fs, n)
+            if rules[R_STACKED] == 0:
+                shuffle_stacks(st, rg, rng)
         row = out[i]
-        begin(st, rg, hand, rules, gp_kind, row, tr, on)
+        if resume is None:
+            begin(st, rg, hand, rules, gp_kind, row, tr, on)
         while True:
             board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on)
+                                      rng, row, tr, on, look, resume)
             play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
                                row, tr, on)
             return_hand(st, rg, board, nplays, tr, on)
@@ -564,6 +593,9 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
                                       rng, row, tr, on)
             if end >= 0:
                 break
+            if resume is not None:
+                if st[S_HANDS] >= resume[RS_STOP]:  # the playout's horizon
+                    break
             if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
                 deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL),
                      tr, on)
@@ -584,7 +616,8 @@ def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, sc
     """Play game `game` of the run keyed by `seed`; fill `out` (one row); append its events to `trace`.
     Returns the number of events written (-1 if the trace buffer was too small)."""
     return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out.reshape(1, -1), trace, True, *scratch(rules, order_gp, order_act, order_fs))
+               deck_k, pol, par, out.reshape(1, -1), trace, True, *scratch(rules, order_gp, order_act, order_fs), None,
+               None)
 
 
 CHUNK = 64  # games per block at the least (a block reuses one set of scratch arrays)
@@ -594,7 +627,7 @@ NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 def play_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab,
                lf, deck_k, pol, par, out):
     run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-        deck_k, pol, par, out, NO_TRACE, False, *scratch(rules, order_gp, order_act, order_fs))
+        deck_k, pol, par, out, NO_TRACE, False, *scratch(rules, order_gp, order_act, order_fs), None, None)
 
 
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
@@ -604,3 +637,8 @@ def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, 
     run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game),
                   (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
                    par, out))
+
+
+# the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels
+# given its scratch (look), never into the default ones
+from analyzer.games.fightsong import lookahead as _lookahead  # noqa: E402

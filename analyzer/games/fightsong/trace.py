@@ -9,6 +9,7 @@ import numpy as np
 
 from analyzer.games.base import plural, record_events
 from analyzer.games.fightsong import engine as E
+from analyzer.games.fightsong import lookahead as LA
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import state as S
 
@@ -73,7 +74,8 @@ def play_traced(encoded, seed, game_index, stacked=None):
     n = int(rules[E.R_PLAYERS])
     out = np.zeros(len(E.columns(n)), dtype=np.int64)
     width = S.TRACE_FIXED + max(deck.n_gp, deck.n_act, deck.n_fs, 16)
-    rows = record_events(lambda buf: E.play_game(np.uint64(seed), game_index, *arrays, out, buf), 512, width)
+    play = LA.play_game_look if LA.uses_lookahead(arrays[12]) else E.play_game
+    rows = record_events(lambda buf: play(np.uint64(seed), game_index, *arrays, out, buf), 512, width)
     return [decode(row, n, deck) for row in rows], out
 
 

@@ -1,0 +1,311 @@
+"""The Fight Song `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the unseen cards.
+
+The pattern of analyzer/games/noize/lookahead.py: no second game loop.
+- a separate kernel entry: `play_block_look` / `play_game_look` call engine.run with the lookahead's
+  scratch (`look`); engine.play_board then lets `choose` decide for the lookahead seats in regular hands.
+  Given None (the default kernels), numba drops that branch before typing, so the default kernels never
+  compile this module. The batch and the trace use this entry only when a seat plays lookahead
+  (`uses_lookahead`).
+- the playouts are engine.run too, given `resume` (None in every other kernel): it skips the game's
+  start and replays the current hand on its Activity card (already out of the stack), the plays made so
+  far and the candidate scripted (the tests' P_SCRIPT seats: their cards go back to their hands), every
+  seat greedy after its script; the hand is finished as the rules do (its Fight Song rounds and end
+  check included) and the playout stops after the horizon. Every rule is written once.
+- no allocation in the decision loop: the scratch (a sampled state and a working state, the pool of
+  unseen cards, the playouts' policies, a random state, the resume array, a dummy result row and trace,
+  the candidates and their sums) is allocated once per block of games or traced game.
+- reproducible: a decision draws only from the seat's own stream (1 + seat), the playouts from a
+  private random state keyed from that stream (greedy draws nothing, so it stays unused), so a game
+  depends only on (seed, game index).
+
+The decision, at each play of a regular hand (in a Fight Song hand it plays as greedy: engine.play_board
+passes no scratch there, and `decide` plays a lookahead seat by its team/blocker path with zero weights,
+which is greedy's play; with 3 players it battles by its `battle` rule):
+- what it sees: its own hand, the Activity card and the cards on it, every hand's size, the scores;
+  what it does not see: the other hands, the order of the three stacks.
+- candidates: greedy's play (first: ties keep it), the `team` policy's play (default weights), for each
+  free corner the card greedy would put there, and for each kind of card it holds the corner greedy
+  would put it on; duplicates dropped. With one candidate it plays it at once.
+- for each of `samples` redeals, the other hands and the Game Play stack are shuffled together on its
+  stream and dealt back (each hand its size, the rest the stack), the Activity and Fight Song stacks
+  shuffled; every candidate is played on that same redeal (common random numbers), then every seat
+  plays greedy for `horizon` hands counting this one (0: to the end of the game).
+- outcome of a playout: UNIT x (its team's total - the best other team's total), plus UNIT x target if
+  its team won (divided by k if k teams share the win), minus that if it lost. It plays the candidate
+  with the best sum, but greedy's play stands unless another beats it by more than EDGE per redeal.
+- in this game the hidden cards decide most of what a play is worth: given the true hands and stacks
+  instead of redeals (a test of the search, not a policy), lookahead partners won 65% of 4-player games
+  against greedy partners; with redeals, about half (docs/fightsong.md, "lookahead").
+"""
+import numpy as np
+from numba import njit, typeof
+from numba.core import types
+
+from analyzer.games.fightsong.engine import (
+    N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RS_BOARD, RS_PENDING, RS_STOP, run, scratch)
+from analyzer.games.fightsong.policies import (
+    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
+from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
+from analyzer.games.fightsong.state import (
+    O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
+    STK_ACT, STK_FS, STK_GP, clear_hand, hand_add, hn_at, team_of)
+from analyzer.rng import next_u64, reset_streams, shuffle
+from analyzer.threads import run_in_blocks
+
+MAXCAND = 2 + N_CORNERS + N_KINDS  # greedy's, team's, one per free corner, one per kind held
+UNIT = 12  # outcome points per point of margin (a win counts UNIT x target; 12: a win shared by 2, 3 or 4 teams)
+EDGE = UNIT // 4  # a quarter point of margin per redeal (see choose)
+NO_STOP = 1 << 40
+
+
+def uses_lookahead(pol):
+    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
+    return bool((pol == P_LOOKAHEAD).any())
+
+
+@njit(cache=True, inline="always")
+def _add(cand, m, kind, corner):
+    """Append a candidate play unless it is already there; returns the new count."""
+    for i in range(m):
+        if cand[i, 0] == kind and cand[i, 1] == corner:
+            return m
+    cand[m, 0] = kind
+    cand[m, 1] = corner
+    return m + 1
+
+
+@njit(cache=True)
+def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
+                cand):
+    """The candidate plays of a regular hand (see the module docstring) into cand; returns how many."""
+    free = st[S_FREE]
+    held = st[O_HM + seat]
+    mv = np.int64(gtab[board, free, held])
+    m = _add(cand, 0, mv >> 2, mv & 3)
+    kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board,
+                          np.int64(0), seat, j, nplays)
+    m = _add(cand, m, kind, corner)
+    for c in range(N_CORNERS):
+        if (free >> c) & 1:
+            mv = np.int64(gtab[board, 1 << c, held])
+            m = _add(cand, m, mv >> 2, mv & 3)
+    for k in range(N_KINDS):
+        if (held >> k) & 1:
+            mv = np.int64(gtab[board, free, 1 << k])
+            m = _add(cand, m, mv >> 2, mv & 3)
+    return m
+
+
+@njit(cache=True, inline="always")
+def _ring_out(st, rg, w, pool, u):
+    """Append stack w's cards (top first) to pool[u:]; returns the new length."""
+    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
+    for i in range(st[S_CNT + w]):
+        pos = top + i
+        if pos >= size:
+            pos -= size
+        pool[u] = rg[base + pos]
+        u += 1
+    return u
+
+
+@njit(cache=True, inline="always")
+def _ring_in(st, rg, w, pool, p):
+    """Put pool[p:] back as stack w's cards (top first); returns the next position in pool."""
+    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
+    for i in range(st[S_CNT + w]):
+        pos = top + i
+        if pos >= size:
+            pos -= size
+        rg[base + pos] = pool[p]
+        p += 1
+    return p
+
+
+@njit(cache=True, inline="always")
+def _copy(st, rg, hand, dst, drg, dhand):
+    for i in range(st.shape[0]):
+        dst[i] = st[i]
+    for i in range(rg.shape[0]):
+        drg[i] = rg[i]
+    for a in range(hand.shape[0]):
+        for b in range(hand.shape[1]):
+            for c in range(hand.shape[2]):
+                dhand[a, b, c] = hand[a, b, c]
+
+
+@njit(cache=True)
+def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool):
+    """A copy of the game (sst, srg, shand) with the cards seat cannot see redealt on its stream: the other
+    regular hands and the Game Play stack shuffled together and dealt back (each hand its size, the rest
+    the stack), the Activity and Fight Song stacks shuffled."""
+    _copy(st, rg, hand, sst, srg, shand)
+    n = st[S_N]
+    u = 0
+    for o in range(n):
+        if o != seat:
+            for i in range(st[hn_at(0, o)]):
+                pool[u] = hand[0, o, i]
+                u += 1
+    u = _ring_out(st, rg, STK_GP, pool, u)
+    shuffle(rng, stream, pool, u)
+    p = 0
+    for o in range(n):
+        if o != seat:
+            h = st[hn_at(0, o)]
+            clear_hand(sst, 0, o)
+            for i in range(h):
+                hand_add(sst, shand, gp_kind, 0, o, pool[p])
+                p += 1
+    _ring_in(sst, srg, STK_GP, pool, p)
+    for w in (STK_ACT, STK_FS):
+        u = _ring_out(st, rg, w, pool, 0)
+        shuffle(rng, stream, pool, u)
+        _ring_in(sst, srg, w, pool, 0)
+
+
+@njit(cache=True, inline="always")
+def _script(st, wst, whand, gp_kind, seat, j, move, spol, spar):
+    """The playout replays the hand from its start: the board's plays so far go back to their players' hands
+    and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
+    n = st[S_N]
+    for s in range(n):
+        spol[s] = P_GREEDY
+        wst[O_MOVES + s] = 0
+        for k in range(spar.shape[1]):
+            spar[s, k] = 0.0  # (greedy seats: battle the leader)
+    for i in range(j + 1):
+        s = st[O_SEQ + i]
+        if spol[s] != P_SCRIPT:
+            spol[s] = P_SCRIPT
+            for k in range(spar.shape[1]):
+                spar[s, k] = -1.0  # (a script's end: greedy; in a battle choice, the leader)
+        k = 0
+        while spar[s, k] >= 0.0:
+            k += 1
+        if i < j:
+            card = st[O_PL + i]
+            hand_add(wst, whand, gp_kind, 0, s, card)
+            spar[s, k] = gp_kind[card] * 4 + st[O_PLC + i]
+        else:
+            spar[s, k] = move
+
+
+@njit(cache=True, inline="always")
+def _outcome(wst, dout, seat, n, target):
+    """A playout's outcome for seat (see the module docstring), from its state and dummy result row."""
+    mine = team_of(seat, n)
+    other = np.int64(-(1 << 40))
+    for t in range(2 if n == 4 else n):
+        if t != mine:
+            other = max(other, wst[O_TPTS + t] + wst[O_TEXTRA + t])
+    v = UNIT * (wst[O_TPTS + mine] + wst[O_TEXTRA + mine] - other)
+    n_win = dout[0, n]
+    if n_win > 0:
+        if dout[0, seat] == 0:
+            return v - UNIT * target
+        return v + UNIT * target // (n_win // 2 if n == 4 else n_win)
+    return v
+
+
+@njit(cache=True)
+def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, seat, j, nplays, look):
+    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
+    game's stacks (rg) beside the scratch."""
+    (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
+     res, dout, dtr, cand) = look
+    m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
+                    cand)
+    if m == 1:
+        return cand[0, 0], cand[0, 1]
+    n = rules[R_PLAYERS]
+    target = rules[R_TARGET]
+    samples = np.int64(par[seat, PB_SAMPLES])
+    horizon = np.int64(par[seat, PB_HORIZON])
+    stop = st[S_HANDS] + horizon if horizon > 0 else NO_STOP
+    stream = 1 + seat
+    for c in range(m):
+        cand[c, 2] = 0
+    for _ in range(samples):
+        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool)
+        key = next_u64(rng, stream)
+        for c in range(m):
+            _copy(sst, srg, shand, wst, wrg, whand)
+            _script(st, wst, whand, gp_kind, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
+            reset_streams(rng2, key, 0)
+            res[RS_PENDING] = 1
+            res[RS_BOARD] = board
+            res[RS_STOP] = stop
+            for i in range(dout.shape[1]):
+                dout[0, i] = 0
+            run(key, np.int64(0), np.int64(0), np.int64(1), rules, order_gp, order_act, order_fs, gp_kind, how, score,
+                vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, False, wst, wrg, whand, rng2, None, res)
+            cand[c, 2] += _outcome(wst, dout, seat, n, target)
+    # greedy's play (candidate 0) stands unless another beats it by more than EDGE points of margin per redeal:
+    # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands
+    best = 0
+    edge = EDGE * samples
+    for c in range(1, m):
+        if cand[c, 2] > cand[best, 2] + (edge if best == 0 else 0):
+            best = c
+    return cand[best, 0], cand[best, 1]
+
+
+def _scratch(rules, order_gp, order_act, order_fs, rg, width):
+    """The decision scratch (see the module docstring), allocated once per block of games or traced game, with
+    the game's stacks rg (engine.play_board does not hand them to choose). The
+    playouts' seats play greedy (battle: the leader); the candidates' team play uses its default weights."""
+    n = int(rules[R_PLAYERS])
+    sample = scratch(rules, order_gp, order_act, order_fs)[:3]
+    work = scratch(rules, order_gp, order_act, order_fs)[:3]
+    spol = np.full(n, P_GREEDY, dtype=np.int64)
+    spar = np.zeros((n, max(N_PAR, 4)), dtype=np.float64)  # (scripts: 2 players replay up to 3 plays of a seat)
+    tpol = np.full(n, P_TEAM, dtype=np.int64)
+    tpar = np.zeros((n, N_PAR), dtype=np.float64)
+    tpar[:, PB_PARTNER] = 1.0
+    tpar[:, PB_OPPONENT] = 1.0
+    pool = np.zeros(max(order_gp.shape[0], order_act.shape[0], order_fs.shape[0]), dtype=np.int64)
+    return (rules, order_gp, order_act, order_fs, rg, *sample, *work, pool, spol, spar, tpol, tpar,
+            np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
+            np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+            np.zeros((MAXCAND, 3), dtype=np.int64))
+
+
+def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
+    """Compile choose (and with it the playouts' engine.run) before the kernel that calls it: numba would type a
+    call to engine.run or play_board made while they are being compiled as a recursive call, and not link it."""
+    st, rg, hand, rng = game_arrays
+    i = types.int64
+    arrays = (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng)
+    choose.compile(tuple(typeof(a) for a in arrays) + (i, i, i, i, typeof(look)))
+
+
+def play_game_look(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                   pol, par, out, trace):
+    """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
+    game_arrays = scratch(rules, order_gp, order_act, order_fs)
+    look = _scratch(rules, order_gp, order_act, order_fs, game_arrays[1], out.shape[-1])
+    _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look)
+    return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+               deck_k, pol, par, out.reshape(1, -1), trace, True, *game_arrays, look, None)
+
+
+def play_block_look(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval,
+                    gtab, lf, deck_k, pol, par, out):
+    """engine.play_block for a configuration with lookahead seats."""
+    game_arrays = scratch(rules, order_gp, order_act, order_fs)
+    look = _scratch(rules, order_gp, order_act, order_fs, game_arrays[1], out.shape[1])
+    _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look)
+    run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+        deck_k, pol, par, out, NO_TRACE, False, *game_arrays, look, None)
+
+
+LOOK_CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of greedy playouts
+
+
+def batch_look(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
+               deck_k, pol, par, out):
+    """engine.batch with the lookahead kernel (blocks of LOOK_CHUNK games on the thread pool)."""
+    run_in_blocks(play_block_look, out.shape[0], LOOK_CHUNK, (seed, first_game),
+                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                   out))
