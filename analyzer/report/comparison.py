@@ -465,6 +465,7 @@ def ladder_sections(result, out):
         b.append(Text(f"{who}{words}: {player} ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
                       f"against an even {pct(even(g))}: skill number {100 * d:+.1f} points (95% CI "
                       f"{100 * dlo:+.1f} to {100 * dhi:+.1f}).", "verdict"))
+    b += _level_with_the_best(rungs, [share(g)[1] for g in by_variant[0]], top)
     base_top = by_variant[0][top]
     for vname, vgroups in list(zip(variants, by_variant))[1:]:
         g = vgroups[top]
@@ -482,6 +483,20 @@ def ladder_sections(result, out):
     b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
     b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
     return b
+
+
+def _level_with_the_best(rungs, shares, top):
+    """A note naming the rungs whose share's 95% interval overlaps the strongest rung's (first variant): a
+    field they all beat that completely cannot rank them, and "the best player" is then one of several."""
+    _, top_lo, top_hi = shares[top]
+    level = [label for i, (label, (_, lo, hi)) in enumerate(zip(rungs, shares))
+             if i != top and lo <= top_hi and hi >= top_lo]
+    if not level:
+        return []
+    names = level[0] if len(level) == 1 else ", ".join(level[:-1]) + " and " + level[-1]
+    return [Text(f"Against this field, {names} {'does' if len(level) == 1 else 'do'} as well as {rungs[top]} "
+                 f"(95% intervals overlap): the field cannot rank them. A ladder against a stronger field (the "
+                 f"`[ladder]` key `field`, e.g. the game's greedy policy) would tell them apart.", "warning")]
 
 
 def seat_text_of(spec):
