@@ -496,7 +496,7 @@ def _level_with_the_best(rungs, shares, top):
     names = level[0] if len(level) == 1 else ", ".join(level[:-1]) + " and " + level[-1]
     return [Text(f"Against this field, {names} {'does' if len(level) == 1 else 'do'} as well as {rungs[top]} "
                  f"(95% intervals overlap): the field cannot rank them. A ladder against a stronger field (the "
-                 f"`[ladder]` key `field`, e.g. the game's greedy policy) would tell them apart.", "warning")]
+                 f"field key of [ladder], e.g. the game's greedy policy) would tell them apart.", "warning")]
 
 
 def seat_text_of(spec):
