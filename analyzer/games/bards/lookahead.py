@@ -77,6 +77,14 @@ def _key_streams(rng2, key):
 
 
 @helper(forceinline=True)
+def _split_of(c, greedy_up):
+    """Candidate c's face-up group: greedy's split first, then the other 29 of groups 1..30 in order."""
+    if c == 0:
+        return greedy_up
+    return c if c < greedy_up else c + 1
+
+
+@helper(forceinline=True)
 def _outcome(sst, dout, seat):
     """A playout's outcome for seat (module docstring). The playout stops at its horizon only with five
     cards or more left to draw, so fewer means the game ended (and run wrote its result row)."""
@@ -106,8 +114,7 @@ def choose(st, tbl, seat, hand, greedy_up, pint, rng, look):
         shuffle(rng, stream, pool, u)
         key = next_u64(rng, stream)
         for c in range(N_SPLITS):
-            # candidate c: greedy's split, then the other splits in order
-            up = greedy_up if c == 0 else (c if c < greedy_up else c + 1)
+            up = _split_of(c, greedy_up)
             for i in range(ST_SIZE):
                 sst[i] = st[i]
             for i in range(u):
@@ -122,7 +129,7 @@ def choose(st, tbl, seat, hand, greedy_up, pint, rng, look):
     for c in range(1, N_SPLITS):
         if sums[c] > sums[best]:
             best = c
-    return greedy_up if best == 0 else (best if best < greedy_up else best + 1)
+    return _split_of(best, greedy_up)
 
 
 CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of playouts
