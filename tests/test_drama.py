@@ -123,6 +123,44 @@ def test_look_one_gives_what_look_gives_on_one_change_per_turn():
             assert run_block_one_at_a_time(rows, winner, turns) == run_block(rows, winner, turns)
 
 
+
+def test_noize_drama_lanes_give_what_look_gives():
+    """Bring the Noize keeps its drama in packed lanes (noize/drama_lanes.py): against the plain look on random
+    games where each round gives one seat a card, 2 to 7 seats, up to the longest game the settings allow (7 seats
+    from 1 card to 60: 7 x 58 + 1 rounds) and every possible winner."""
+    from analyzer.games.noize import drama_lanes
+
+    rng = np.random.default_rng(5)
+    for case in range(300):
+        units = int(rng.integers(2, 8))
+        start = int(rng.integers(1, 6))
+        finish = 60 if case < 5 else start + int(rng.integers(1, 12))
+        hand = [start] * units
+        rows = [[-h for h in hand]]
+        state = drama_lanes.deal(units, start)
+        # long games: the loser drawn among the seats that can still lose without ending the game first
+        while True:
+            if case < 5:
+                open_seats = [u for u in range(units) if hand[u] < finish - 1] or list(range(units))
+                loser = int(rng.choice(open_seats))
+            else:
+                loser = int(rng.integers(units))
+            hand[loser] += 1
+            rows.append([-h for h in hand])
+            state = drama_lanes.lost(state, loser, len(rows) - 1)
+            if hand[loser] >= finish:
+                break
+        if case < 5:
+            assert len(rows) - 1 == units * (finish - 1 - start) + 1
+        turns = len(rows) - 1
+        for winner in [None] + list(range(units)):
+            a = np.zeros(drama.D_SIZE + 3, dtype=np.int64)
+            drama_lanes.write(state, a, 3, units)
+            out = np.full(6, -7, dtype=np.int64)
+            drama.finish(a, 3, units, -1 if winner is None else winner, turns, out, 1)
+            assert tuple(int(x) for x in out[1:5]) == run_block(rows, winner, turns), (case, winner)
+
+
 # --- The Distance ------------------------------------------------------------------------------------------
 def test_distance_hand_built_game_lead_change_and_decided_at():
     """Seconds, start card F. Turn 1: seat 0 plays its G (2 cards to 3: seat 0 leads, seat 1 trails by 1).

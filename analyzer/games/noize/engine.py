@@ -15,7 +15,8 @@ from numba import njit, prange
 
 from analyzer.games import drama
 from analyzer.prefetch import prefetch
-from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
+from analyzer.games.noize import drama_lanes
+from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
 
 N_INST = 4
 GROUPIE = 4
@@ -47,20 +48,12 @@ def n_columns(n):
 
 
 # card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
-# seat, after the drama columns; both come last. While the game plays, the drama block lives in those last
-# 2 + 3n columns of the row (no scratch array), and the first hands' categories wait in a local, 2 bits a seat.
+# seat, after the drama columns; both come last. While the game plays, the drama is a few locals
+# (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama block is
+# unpacked into the row's last 2 + 3n columns (no scratch array) for drama.finish.
 POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
          ("two or more Groupies", "open_groupie2_"))
 N_POWER = 3
-
-
-@njit(cache=True)
-def _drama_look(out, hand, n, turn):
-    """The drama block (in the row's last columns) sees the hand sizes after round `turn` (fewer is better)."""
-    o = 2 * n + 9
-    for p in range(n):
-        out[o + drama.D_STAND + drama.D_UNIT * p] = -hand[p]
-    drama.look(out, o, n, turn)
 
 
 @njit(cache=True)
@@ -264,6 +257,14 @@ def _prefix_counts(stack, D, prefix):
 
 
 @njit(cache=True, inline="always")
+def _shuffle(rng, stack, D, prefix):
+    """Shuffle the whole deck and take its prefix sums; the shuffle's draws go first into prefix's second half,
+    which _prefix_counts then overwrites."""
+    shuffle_drawn(rng, DEAL, stack, D, prefix[D + 1:])
+    _prefix_counts(stack, D, prefix)
+
+
+@njit(cache=True, inline="always")
 def _u(i):
     """i as an unsigned index: numba then drops its test for negative (from-the-end) indices, a few
     instructions on each of the hottest loads."""
@@ -336,8 +337,7 @@ def _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne,
     shuffled first (round 1 is dealt from the opening shuffle). Returns (starter, deal position, ne)."""
     starter = _next_seat(dealer, n)
     if rules[R_SHUFFLE] != 0 and rounds > 0:
-        shuffle(rng, DEAL, stack, D)
-        _prefix_counts(stack, D, prefix)
+        _shuffle(rng, stack, D, prefix)
         pos = 0
         if trace_on:
             ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
@@ -435,7 +435,7 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
 def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt, out, trace, ne,
             trace_on):
     """The challenge: count the bid instrument plus every Groupie; the loser is dealt one card more from now
-    on. Returns (whether the loser reached the finish count, rounds played, ne)."""
+    on. Returns (whether the loser reached the finish count, the loser, rounds played, ne)."""
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     count = cur // 4
     inst = cur % 4
@@ -445,7 +445,6 @@ def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, fi
     loser = challenger if have >= count else bidder
     hand[loser] += 1
     rounds += 1
-    _drama_look(out, hand, n, rounds)
     out[C_BIDS] += bids
     if loser == bidder:
         out[C_CHW] += 1
@@ -459,7 +458,7 @@ def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, fi
         ne = _event(trace, ne, EV_COUNT, inst, count, have_inst, have_groupies, loser,
                     1 if loser == challenger else 0)
         _cards(trace, ne, hand, n)
-    return hand[loser] >= finish, rounds, ne
+    return hand[loser] >= finish, loser, rounds, ne
 
 
 @njit(cache=True, inline="always")
@@ -514,15 +513,16 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
-        shuffle(rng, DEAL, stack, D)
-    _prefix_counts(stack, D, prefix)
+        _shuffle(rng, stack, D, prefix)
+    else:
+        _prefix_counts(stack, D, prefix)
     for p in range(n):
         hand[p] = start
         moves[p] = 0
     C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
-    _drama_look(out, hand, n, 0)
+    standings = drama_lanes.deal(n, start)  # the drama (who leads, who trails), updated after every round
     power = 0
 
     ne = 0
@@ -547,8 +547,9 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
                 n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
                 rng, moves, out, C_BLUFF, trace, ne, trace_on, look,
                 (rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds))
-        over, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt, out,
-                                   trace, ne, trace_on)
+        over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
+                                          out, trace, ne, trace_on)
+        standings = drama_lanes.lost(standings, loser, rounds)
         if over:
             break
         dealer = starter
@@ -568,6 +569,7 @@ def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, 
         for p in range(n):
             if hand[p] == low:
                 winner = p
+    drama_lanes.write(standings, out, 2 * n + 9, n)
     drama.finish(out, 2 * n + 9, n, winner, rounds, out, 2 * n + 7)
     for p in range(n):
         for k in range(N_POWER):

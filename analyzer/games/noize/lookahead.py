@@ -125,7 +125,7 @@ def _playout(move, seat, cur, bidder, bids, pos, starter, rounds, stop, rules, g
             cur, bidder, challenger, bids, _ = _bidding(
                 n, cur, bidder, mover, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
                 table, rng2, moves, dout, c_bluff, dtrace, off, off, None, None)
-        over, rounds, _ = _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt,
+        over, _, rounds, _ = _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt,
                                   dout, dtrace, off, off)
         first = False
         if over or rounds >= stop:
