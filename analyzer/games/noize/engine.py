@@ -11,12 +11,13 @@ threshold policy's every move, so that a decision in play is one load (`decide` 
 computed from the tails, used when the table would be too large).
 """
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from analyzer.games import drama
 from analyzer.prefetch import prefetch
 from analyzer.games.noize import drama_lanes
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
+from analyzer.threads import run_in_blocks
 
 N_INST = 4
 GROUPIE = 4
@@ -602,12 +603,16 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
                rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, None)
 
 
-CHUNK = 64  # games a batch plays with one set of scratch arrays and random state
+CHUNK = 64  # the batch's blocks are multiples of this many games
 
 
-@njit(cache=True)
+# nogil: the batch runs blocks of games on a pool of threads (analyzer/threads.py), taken as threads free up.
+# The prange batch it replaces split the games evenly up front, so when the runner's fold took a core from one
+# of its threads the other thread finished early and waited.
+@njit(cache=True, nogil=True)
 def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them, with one
+    set of scratch arrays and random state."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
@@ -619,13 +624,10 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
             cnt, row_at, moves, out[i], dummy, np.int64(0), None)
 
 
-@njit(cache=True, parallel=True)
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    ng = out.shape[0]
-    for c in prange((ng + CHUNK - 1) // CHUNK):
-        lo = c * CHUNK
-        play_chunk(seed, first_game, lo, min(lo + CHUNK, ng), rules, deck, pol, par, table, actions, seat_rows,
-                   first_hand, out)
+    """Games first_game .. first_game + len(out) - 1 into out, in blocks on numba.get_num_threads() threads."""
+    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game),
+                  (rules, deck, pol, par, table, actions, seat_rows, first_hand, out))
 
 
 # the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels
