@@ -1,6 +1,6 @@
 """Bring the Noize's drama (analyzer/games/drama.py), kept in a few integers instead of the drama block.
 
-drama.look costs about 25 ns a round in this game's kernel, a sixth of the whole game: its loops over the
+drama.look cost about 25 ns a round in this game's kernel, a fifth of the whole game: its loops over the
 seats run on unpredictable branches (who leads, who trails). In this game a round changes one thing only:
 the loser holds one card more. So the state fits in "lanes", 9 bits per seat of one int64 (seat s in bits
 9s .. 9s + 8; 7 seats use 63 bits), and a round updates it in about thirty branch-free integer operations:
