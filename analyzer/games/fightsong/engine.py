@@ -154,16 +154,20 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
         st[O_TSC + t] = -1
     for j in range(nplays):
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    if look is not None:  # the lookahead's memory: the board is face up, each player sees her own hand
+        _lookahead.observe_board(look, st, hand, board, layer, nplays)
     for j in range(nplays):
         seat = st[O_SEQ + j]
         # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
-        if look is None or pol[seat] != P_LOOKAHEAD:
+        if look is None or pol[seat] != P_LOOKAHEAD or layer != 0:
             kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer,
                                   seat, j, nplays)
         else:
             kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
                                              rng, board, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
+        if look is not None:  # the lookahead's memory: every player sees the card played
+            _lookahead.observe_play(look, st, hand, gp_kind, layer, seat, card)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
         st[S_FREE] &= ~(1 << corner)
@@ -179,7 +183,7 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
 
 @njit(cache=True)
 def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
-                     n_act, kind, init_mask, part_mask):
+                     n_act, kind, init_mask, part_mask, look=None):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
@@ -221,8 +225,12 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         hands += 1
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(1), nplays)
+        if look is None:
+            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                       np.int64(1), nplays)
+        else:
+            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                       np.int64(1), nplays, look)
         best = -1
         n_best = 0
         best_team = -1
@@ -384,7 +392,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
 
 @njit(cache=True, inline="always")
 def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr,
-                       on):
+                       on, look):
     """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending."""
     n = rules[R_PLAYERS]
     nt = n_teams(n)
@@ -414,9 +422,14 @@ def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gta
                 part_mask = (1 << chooser) | (1 << opponent)
             else:
                 part_mask = init_mask  # in 3 players a team is a seat
-        outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                  pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                  init_mask, part_mask)
+        if look is None:
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask)
+        else:
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask, look)
         out[g + G_FS_ROUNDS] += 1
         out[g + G_FS_HANDS] += hands
         out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
@@ -447,7 +460,8 @@ def return_hand(st, rg, board, nplays, tr, on):
 
 
 @njit(cache=True, inline="always")
-def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
+              look):
     """After a hand: (the end condition, the winning teams as bits), or (-1, 0) while the game goes on.
     Teams at the target or above end it; an exact tie at the top is settled by a Fight Song round."""
     n = rules[R_PLAYERS]
@@ -478,9 +492,14 @@ def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
             for s in range(n):
                 if (tied >> team_of(s, n)) & 1:
                     part |= 1 << s
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                      tied, part)
+            if look is None:
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
+                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part)
+            else:
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
+                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part, look)
             out[g + G_TB_ROUNDS] += 1
             out[g + G_TB_HANDS] += hands
             if outcome == FSO_WON:
@@ -582,15 +601,17 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
         row = out[i]
         if resume is None:
             begin(st, rg, hand, rules, gp_kind, row, tr, on)
+            if look is not None:  # the lookahead seats' memory starts empty
+                _lookahead.forget(look)
         while True:
             board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
                                       rng, row, tr, on, look, resume)
             play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
-                               row, tr, on)
+                               row, tr, on, look)
             return_hand(st, rg, board, nplays, tr, on)
             _drama_look(st, n_teams(n), st[S_HANDS])
             end, win_mask = check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on)
+                                      rng, row, tr, on, look)
             if end >= 0:
                 break
             if resume is not None:

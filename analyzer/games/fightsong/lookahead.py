@@ -97,32 +97,6 @@ def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tp
 
 
 @njit(cache=True, inline="always")
-def _ring_out(st, rg, w, pool, u):
-    """Append stack w's cards (top first) to pool[u:]; returns the new length."""
-    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
-    for i in range(st[S_CNT + w]):
-        pos = top + i
-        if pos >= size:
-            pos -= size
-        pool[u] = rg[base + pos]
-        u += 1
-    return u
-
-
-@njit(cache=True, inline="always")
-def _ring_in(st, rg, w, pool, p):
-    """Put pool[p:] back as stack w's cards (top first); returns the next position in pool."""
-    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
-    for i in range(st[S_CNT + w]):
-        pos = top + i
-        if pos >= size:
-            pos -= size
-        rg[base + pos] = pool[p]
-        p += 1
-    return p
-
-
-@njit(cache=True, inline="always")
 def _copy(st, rg, hand, dst, drg, dhand):
     for i in range(st.shape[0]):
         dst[i] = st[i]
@@ -134,34 +108,126 @@ def _copy(st, rg, hand, dst, drg, dhand):
                 dhand[a, b, c] = hand[a, b, c]
 
 
+# The lookahead seats' memory (look[LOOK_KNOWN]): known_by[card] has bit s set when seat s knows where that card
+# is. Game Play cards are 0..D-1, boards D + board (Activity cards, then Fight Song cards). A card a seat has
+# seen stays known to it: a card played goes under its stack at a place everyone sees, the stacks only cycle,
+# cards are dealt from the top one at a time in an order everyone knows, and a card in a hand stays there
+# until it is played face up.
+LOOK_KNOWN = 21
+
+
 @njit(cache=True)
-def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool):
-    """A copy of the game (sst, srg, shand) with the cards seat cannot see redealt on its stream: the other
-    regular hands and the Game Play stack shuffled together and dealt back (each hand its size, the rest
-    the stack), the Activity and Fight Song stacks shuffled."""
+def forget(look):
+    """A new game: the lookahead seats know nothing yet."""
+    known_by = look[LOOK_KNOWN]
+    for i in range(known_by.shape[0]):
+        known_by[i] = 0
+
+
+@njit(cache=True)
+def observe_board(look, st, hand, board, layer, nplays):
+    """A board is played: every seat sees it, and each playing seat sees its own cards (every card dealt to a seat
+    is in its hand at the start of the next board it plays)."""
+    known_by = look[LOOK_KNOWN]
+    n_gp = st[S_SIZE + STK_GP]
+    every_seat = (1 << st[S_N]) - 1
+    known_by[n_gp + board] = every_seat
+    for j in range(nplays):
+        player = st[O_SEQ + j]
+        for i in range(st[hn_at(layer, player)]):
+            known_by[hand[layer, player, i]] |= 1 << player
+
+
+@njit(cache=True)
+def observe_play(look, st, hand, gp_kind, layer, player, card):
+    """player has played card (already out of her hand): every seat sees it. Cards of one kind look alike, so a
+    seat that did not know this card but knew another card of its kind in that hand takes the played card for the
+    one it knew: that one becomes unknown to it (the engine plays the first card of the kind in the hand, which
+    a seat cannot see)."""
+    known_by = look[LOOK_KNOWN]
+    n = st[S_N]
+    kind = gp_kind[card]
+    for s in range(n):
+        if s != player and not (known_by[card] >> s) & 1:
+            for i in range(st[hn_at(layer, player)]):
+                other = hand[layer, player, i]
+                if gp_kind[other] == kind and (known_by[other] >> s) & 1:
+                    known_by[other] &= ~(1 << s)
+                    break
+    known_by[card] = (1 << n) - 1
+
+
+@njit(cache=True, inline="always")
+def _ring_unknown_out(st, rg, w, offset, known_by, seat_bit, pool, u):
+    """Append the cards of stack w that seat does not know (known_by[offset + card]) to pool[u:]; returns the new
+    length."""
+    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
+    for i in range(st[S_CNT + w]):
+        pos = top + i
+        if pos >= size:
+            pos -= size
+        card = rg[base + pos]
+        if not known_by[offset + card] & seat_bit:
+            pool[u] = card
+            u += 1
+    return u
+
+
+@njit(cache=True, inline="always")
+def _ring_unknown_in(st, rg, w, offset, known_by, seat_bit, pool, p, drg):
+    """Put pool[p:] into the places of stack w (of rg) that hold a card seat does not know, in drg; returns the
+    next position in pool."""
+    base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
+    for i in range(st[S_CNT + w]):
+        pos = top + i
+        if pos >= size:
+            pos -= size
+        if not known_by[offset + rg[base + pos]] & seat_bit:
+            drg[base + pos] = pool[p]
+            p += 1
+    return p
+
+
+@njit(cache=True)
+def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by):
+    """A copy of the game (sst, srg, shand) with the cards seat does not know redealt on its stream: the cards of
+    the other hands (regular and Fight Song) and of the Game Play stack that it has not seen are shuffled
+    together and put back in the places they came from, and so are the unseen cards of the Activity and Fight
+    Song stacks. The cards it knows stay where they are."""
     _copy(st, rg, hand, sst, srg, shand)
     n = st[S_N]
+    n_gp = st[S_SIZE + STK_GP]
+    seat_bit = 1 << seat
     u = 0
-    for o in range(n):
-        if o != seat:
-            for i in range(st[hn_at(0, o)]):
-                pool[u] = hand[0, o, i]
-                u += 1
-    u = _ring_out(st, rg, STK_GP, pool, u)
+    for layer in range(2):
+        for o in range(n):
+            if o != seat:
+                for i in range(st[hn_at(layer, o)]):
+                    card = hand[layer, o, i]
+                    if not known_by[card] & seat_bit:
+                        pool[u] = card
+                        u += 1
+    u = _ring_unknown_out(st, rg, STK_GP, 0, known_by, seat_bit, pool, u)
     shuffle(rng, stream, pool, u)
     p = 0
-    for o in range(n):
-        if o != seat:
-            h = st[hn_at(0, o)]
-            clear_hand(sst, 0, o)
-            for i in range(h):
-                hand_add(sst, shand, gp_kind, 0, o, pool[p])
-                p += 1
-    _ring_in(sst, srg, STK_GP, pool, p)
-    for w in (STK_ACT, STK_FS):
-        u = _ring_out(st, rg, w, pool, 0)
-        shuffle(rng, stream, pool, u)
-        _ring_in(sst, srg, w, pool, 0)
+    for layer in range(2):
+        for o in range(n):
+            if o != seat:
+                clear_hand(sst, layer, o)
+                for i in range(st[hn_at(layer, o)]):
+                    card = hand[layer, o, i]
+                    if not known_by[card] & seat_bit:
+                        card = pool[p]
+                        p += 1
+                    hand_add(sst, shand, gp_kind, layer, o, card)
+    _ring_unknown_in(st, rg, STK_GP, 0, known_by, seat_bit, pool, p, srg)
+    u = _ring_unknown_out(st, rg, STK_ACT, n_gp, known_by, seat_bit, pool, 0)
+    shuffle(rng, stream, pool, u)
+    _ring_unknown_in(st, rg, STK_ACT, n_gp, known_by, seat_bit, pool, 0, srg)
+    fs_offset = n_gp + st[S_SIZE + STK_ACT]
+    u = _ring_unknown_out(st, rg, STK_FS, fs_offset, known_by, seat_bit, pool, 0)
+    shuffle(rng, stream, pool, u)
+    _ring_unknown_in(st, rg, STK_FS, fs_offset, known_by, seat_bit, pool, 0, srg)
 
 
 @njit(cache=True, inline="always")
@@ -213,7 +279,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
     game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand) = look
+     res, dout, dtr, cand, known_by) = look
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
                     cand)
     if m == 1:
@@ -227,7 +293,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     for c in range(m):
         cand[c, 2] = 0
     for _ in range(samples):
-        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool)
+        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by)
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(sst, srg, shand, wst, wrg, whand)
@@ -268,7 +334,8 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
     return (rules, order_gp, order_act, order_fs, rg, *sample, *work, pool, spol, spar, tpol, tpar,
             np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-            np.zeros((MAXCAND, 3), dtype=np.int64))
+            np.zeros((MAXCAND, 3), dtype=np.int64),
+            np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64))
 
 
 def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
