@@ -167,7 +167,7 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
                                              rng, board, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         if look is not None:  # the lookahead's memory: every player sees the card played
-            _lookahead.observe_play(look, st, hand, gp_kind, layer, seat, card)
+            _lookahead.observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, seat, card, corner)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
         st[S_FREE] &= ~(1 << corner)

@@ -44,7 +44,7 @@ from numba.core import types
 from analyzer.games.fightsong.engine import (
     N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RS_BOARD, RS_PENDING, RS_STOP, run, scratch)
 from analyzer.games.fightsong.policies import (
-    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
+    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_X1, PB_X2, PB_X3, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
     O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
@@ -52,7 +52,7 @@ from analyzer.games.fightsong.state import (
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
-MAXCAND = 2 + N_CORNERS + N_KINDS  # greedy's, team's, one per free corner, one per kind held
+MAXCAND = 2 + N_CORNERS + N_KINDS + N_CORNERS * N_KINDS  # greedy's, team's, one per free corner, one per kind held
 UNIT = 12  # outcome points per point of margin (a win counts UNIT x target; 12: a win shared by 2, 3 or 4 teams)
 EDGE = UNIT // 4  # a quarter point of margin per redeal (see choose)
 NO_STOP = 1 << 40
@@ -76,7 +76,7 @@ def _add(cand, m, kind, corner):
 
 @njit(cache=True)
 def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
-                cand):
+                cand, all_plays):
     """The candidate plays of a regular hand (see the module docstring) into cand; returns how many."""
     free = st[S_FREE]
     held = st[O_HM + seat]
@@ -93,6 +93,12 @@ def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tp
         if (held >> k) & 1:
             mv = np.int64(gtab[board, free, 1 << k])
             m = _add(cand, m, mv >> 2, mv & 3)
+    if all_plays:
+        for k in range(N_KINDS):
+            if (held >> k) & 1:
+                for c in range(N_CORNERS):
+                    if (free >> c) & 1:
+                        m = _add(cand, m, k, c)
     return m
 
 
@@ -113,15 +119,21 @@ def _copy(st, rg, hand, dst, drg, dhand):
 # seen stays known to it: a card played goes under its stack at a place everyone sees, the stacks only cycle,
 # cards are dealt from the top one at a time in an order everyone knows, and a card in a hand stays there
 # until it is played face up.
-LOOK_KNOWN = 21
+LOOK_KNOWN, LOOK_RULED_OUT = 21, 22
+import os
+GREEDY_ORDER = int(os.environ.get("FSGO", "0"))
 
 
 @njit(cache=True)
 def forget(look):
     """A new game: the lookahead seats know nothing yet."""
     known_by = look[LOOK_KNOWN]
+    ruled_out = look[LOOK_RULED_OUT]
     for i in range(known_by.shape[0]):
         known_by[i] = 0
+    for s in range(ruled_out.shape[0]):
+        for i in range(ruled_out.shape[1]):
+            ruled_out[s, i] = 0
 
 
 @njit(cache=True)
@@ -139,21 +151,45 @@ def observe_board(look, st, hand, board, layer, nplays):
 
 
 @njit(cache=True)
-def observe_play(look, st, hand, gp_kind, layer, player, card):
-    """player has played card (already out of her hand): every seat sees it. Cards of one kind look alike, so a
-    seat that did not know this card but knew another card of its kind in that hand takes the played card for the
-    one it knew: that one becomes unknown to it (the engine plays the first card of the kind in the hand, which
-    a seat cannot see)."""
+def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, player, card, corner):
+    """player has played card (already out of her hand) on corner (still free in st[S_FREE]): every seat sees it.
+    Cards of one kind look alike, so a seat that did not know this card but knew another card of its kind in that
+    hand takes the played card for the one it knew: that one becomes unknown to it (the engine plays the first
+    card of the kind in the hand, which a seat cannot see), with what it had inferred about the card played.
+    What the others infer (regular hands): the player held no card that would have scored more on a free corner,
+    so each card left in her hand is none of those kinds (ruled_out[observer, card])."""
     known_by = look[LOOK_KNOWN]
+    ruled_out = look[LOOK_RULED_OUT]
     n = st[S_N]
     kind = gp_kind[card]
-    for s in range(n):
-        if s != player and not (known_by[card] >> s) & 1:
-            for i in range(st[hn_at(layer, player)]):
-                other = hand[layer, player, i]
-                if gp_kind[other] == kind and (known_by[other] >> s) & 1:
-                    known_by[other] &= ~(1 << s)
+    played = score[board, corner, kind]
+    free = st[S_FREE]
+    better = np.int64(0)  # the kinds that would have scored more on a free corner
+    for k in range(N_KINDS):
+        for c in range(N_CORNERS):
+            if (free >> c) & 1:
+                v = score[board, c, k]
+                if v > played:
+                    better |= 1 << k
                     break
+                if GREEDY_ORDER and v == played and k != kind:
+                    if vers[k] < vers[kind] or (vers[k] == vers[kind] and (cval[board, c] < cval[board, corner] or (
+                            cval[board, c] == cval[board, corner] and (c < corner or (c == corner and k < kind))))):
+                        better |= 1 << k
+                        break
+    for s in range(n):
+        if s != player:
+            if not (known_by[card] >> s) & 1:
+                for i in range(st[hn_at(layer, player)]):
+                    other = hand[layer, player, i]
+                    if gp_kind[other] == kind and (known_by[other] >> s) & 1:
+                        known_by[other] &= ~(1 << s)
+                        ruled_out[s, other] = ruled_out[s, card]
+                        break
+            if layer == 0:
+                for i in range(st[hn_at(layer, player)]):
+                    ruled_out[s, hand[layer, player, i]] |= better
+        ruled_out[s, card] = 0
     known_by[card] = (1 << n) - 1
 
 
@@ -189,7 +225,7 @@ def _ring_unknown_in(st, rg, w, offset, known_by, seat_bit, pool, p, drg):
 
 
 @njit(cache=True)
-def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by):
+def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, infer):
     """A copy of the game (sst, srg, shand) with the cards seat does not know redealt on its stream: the cards of
     the other hands (regular and Fight Song) and of the Game Play stack that it has not seen are shuffled
     together and put back in the places they came from, and so are the unseen cards of the Activity and Fight
@@ -214,9 +250,17 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, kno
         for o in range(n):
             if o != seat:
                 clear_hand(sst, layer, o)
+                use = infer == 2 or (infer == 1 and team_of(o, n) != team_of(seat, n))
                 for i in range(st[hn_at(layer, o)]):
                     card = hand[layer, o, i]
                     if not known_by[card] & seat_bit:
+                        out = ruled_out[seat, card] if use else 0
+                        if out != 0:  # the first card left in the shuffled pool of a kind not ruled out
+                            q = p
+                            while q < u and (out >> gp_kind[pool[q]]) & 1:
+                                q += 1
+                            if q < u:
+                                pool[p], pool[q] = pool[q], pool[p]
                         card = pool[p]
                         p += 1
                     hand_add(sst, shand, gp_kind, layer, o, card)
@@ -279,9 +323,9 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
     game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand, known_by) = look
+     res, dout, dtr, cand, known_by, ruled_out) = look
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
-                    cand)
+                    cand, par[seat, PB_X3] > 0)
     if m == 1:
         return cand[0, 0], cand[0, 1]
     n = rules[R_PLAYERS]
@@ -293,7 +337,8 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     for c in range(m):
         cand[c, 2] = 0
     for _ in range(samples):
-        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by)
+        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out,
+                np.int64(par[seat, PB_X1]))
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(sst, srg, shand, wst, wrg, whand)
@@ -310,7 +355,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     # greedy's play (candidate 0) stands unless another beats it by more than EDGE points of margin per redeal:
     # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands
     best = 0
-    edge = EDGE * samples
+    edge = np.int64(par[seat, PB_X2] * UNIT * samples)
     for c in range(1, m):
         if cand[c, 2] > cand[best, 2] + (edge if best == 0 else 0):
             best = c
@@ -335,7 +380,8 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
             np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
             np.zeros((MAXCAND, 3), dtype=np.int64),
-            np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64))
+            np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
+            np.zeros((n, order_gp.shape[0]), dtype=np.int64))
 
 
 def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
