@@ -42,12 +42,14 @@ from numba import njit, typeof
 from numba.core import types
 
 from analyzer.games.fightsong.engine import (
-    N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RS_BOARD, RS_PENDING, RS_STOP, run, scratch)
+    N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RESUME_FS, RESUME_HAND, RS_BOARD, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND,
+    RS_FS_PART, RS_PENDING, RS_REG_BOARD, RS_STOP, run, scratch)
 from analyzer.games.fightsong.policies import (
     P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_X1, PB_X2, PB_X3, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
+    FSK_TIEBREAK, MAXP, O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N,
+    S_SIZE, S_TOP,
     STK_ACT, STK_FS, STK_GP, clear_hand, hand_add, hn_at, team_of)
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
@@ -75,15 +77,15 @@ def _add(cand, m, kind, corner):
 
 
 @njit(cache=True)
-def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
-                cand, all_plays):
-    """The candidate plays of a regular hand (see the module docstring) into cand; returns how many."""
+def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
+                nplays, cand, all_plays):
+    """The candidate plays (see the module docstring) into cand; returns how many."""
     free = st[S_FREE]
-    held = st[O_HM + seat]
+    held = st[O_HM + layer * MAXP + seat]
     mv = np.int64(gtab[board, free, held])
     m = _add(cand, 0, mv >> 2, mv & 3)
-    kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board,
-                          np.int64(0), seat, j, nplays)
+    kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat,
+                          j, nplays)
     m = _add(cand, m, kind, corner)
     for c in range(N_CORNERS):
         if (free >> c) & 1:
@@ -119,7 +121,7 @@ def _copy(st, rg, hand, dst, drg, dhand):
 # seen stays known to it: a card played goes under its stack at a place everyone sees, the stacks only cycle,
 # cards are dealt from the top one at a time in an order everyone knows, and a card in a hand stays there
 # until it is played face up.
-LOOK_KNOWN, LOOK_RULED_OUT = 21, 22
+LOOK_KNOWN, LOOK_RULED_OUT, LOOK_WHERE = 21, 22, 23
 import os
 GREEDY_ORDER = int(os.environ.get("FSGO", "0"))
 
@@ -134,6 +136,30 @@ def forget(look):
     for s in range(ruled_out.shape[0]):
         for i in range(ruled_out.shape[1]):
             ruled_out[s, i] = 0
+
+
+@njit(cache=True)
+def observe_hand(look, board):
+    """A regular hand begins on this Activity card (a playout from one of its Fight Song hands needs it)."""
+    look[LOOK_WHERE][RS_REG_BOARD] = board
+
+
+@njit(cache=True)
+def observe_fs_hand(look, kind, k, init_mask, part_mask):
+    """Fight Song hand k of a round of this kind, initiating teams and playing seats, begins."""
+    where = look[LOOK_WHERE]
+    where[RS_FS_KIND] = kind
+    where[RS_FS_HAND] = k
+    where[RS_FS_INIT] = init_mask
+    where[RS_FS_PART] = part_mask
+
+
+@njit(cache=True)
+def observe_return(look, card):
+    """A card left in a Fight Song hand goes under the Game Play stack: what was inferred about it lapses."""
+    ruled_out = look[LOOK_RULED_OUT]
+    for s in range(ruled_out.shape[0]):
+        ruled_out[s, card] = 0
 
 
 @njit(cache=True)
@@ -186,9 +212,8 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
                         known_by[other] &= ~(1 << s)
                         ruled_out[s, other] = ruled_out[s, card]
                         break
-            if layer == 0:
-                for i in range(st[hn_at(layer, player)]):
-                    ruled_out[s, hand[layer, player, i]] |= better
+            for i in range(st[hn_at(layer, player)]):
+                ruled_out[s, hand[layer, player, i]] |= better
         ruled_out[s, card] = 0
     known_by[card] = (1 << n) - 1
 
@@ -275,9 +300,9 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, kno
 
 
 @njit(cache=True, inline="always")
-def _script(st, wst, whand, gp_kind, seat, j, move, spol, spar):
-    """The playout replays the hand from its start: the board's plays so far go back to their players' hands
-    and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
+def _script(st, wst, whand, gp_kind, layer, seat, j, move, spol, spar):
+    """The playout replays the board from its start: the board's plays so far go back to their players' hands
+    (of layer) and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
     n = st[S_N]
     for s in range(n):
         spol[s] = P_GREEDY
@@ -295,7 +320,7 @@ def _script(st, wst, whand, gp_kind, seat, j, move, spol, spar):
             k += 1
         if i < j:
             card = st[O_PL + i]
-            hand_add(wst, whand, gp_kind, 0, s, card)
+            hand_add(wst, whand, gp_kind, layer, s, card)
             spar[s, k] = gp_kind[card] * 4 + st[O_PLC + i]
         else:
             spar[s, k] = move
@@ -319,20 +344,25 @@ def _outcome(wst, dout, seat, n, target):
 
 
 @njit(cache=True)
-def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, seat, j, nplays, look):
-    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it). look holds the
-    game's stacks (rg) beside the scratch."""
+def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays,
+           look):
+    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it), a regular hand
+    (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand, known_by, ruled_out) = look
-    m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, seat, j, nplays,
-                    cand, par[seat, PB_X3] > 0)
+     res, dout, dtr, cand, known_by, ruled_out, where) = look
+    if layer == 1 and (par[seat, PB_X3] == 0 or (par[seat, PB_X3] == 1 and where[RS_FS_KIND] == FSK_TIEBREAK)):
+        mv = np.int64(gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
+        return mv >> 2, mv & 3
+    m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
+                    nplays, cand, False)
     if m == 1:
         return cand[0, 0], cand[0, 1]
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
     samples = np.int64(par[seat, PB_SAMPLES])
     horizon = np.int64(par[seat, PB_HORIZON])
-    stop = st[S_HANDS] + horizon if horizon > 0 else NO_STOP
+    # (in a Fight Song hand, the regular hand is already counted)
+    stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP
     stream = 1 + seat
     for c in range(m):
         cand[c, 2] = 0
@@ -342,9 +372,11 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(sst, srg, shand, wst, wrg, whand)
-            _script(st, wst, whand, gp_kind, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
+            _script(st, wst, whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
             reset_streams(rng2, key, 0)
-            res[RS_PENDING] = 1
+            for i in range(N_RESUME):
+                res[i] = where[i]
+            res[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
             res[RS_BOARD] = board
             res[RS_STOP] = stop
             for i in range(dout.shape[1]):
@@ -381,7 +413,7 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
             np.zeros((MAXCAND, 3), dtype=np.int64),
             np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
-            np.zeros((n, order_gp.shape[0]), dtype=np.int64))
+            np.zeros((n, order_gp.shape[0]), dtype=np.int64), np.zeros(N_RESUME, dtype=np.int64))
 
 
 def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
@@ -390,7 +422,7 @@ def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck
     st, rg, hand, rng = game_arrays
     i = types.int64
     arrays = (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng)
-    choose.compile(tuple(typeof(a) for a in arrays) + (i, i, i, i, typeof(look)))
+    choose.compile(tuple(typeof(a) for a in arrays) + (i, i, i, i, i, typeof(look)))
 
 
 def play_game_look(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
