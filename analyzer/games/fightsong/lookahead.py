@@ -121,7 +121,16 @@ def _copy(st, rg, hand, dst, drg, dhand):
 # seen stays known to it: a card played goes under its stack at a place everyone sees, the stacks only cycle,
 # cards are dealt from the top one at a time in an order everyone knows, and a card in a hand stays there
 # until it is played face up.
-LOOK_KNOWN, LOOK_RULED_OUT, LOOK_WHERE = 21, 22, 23
+LOOK_KNOWN, LOOK_RULED_OUT, LOOK_WHERE, LOOK_TRUSTS = 21, 22, 23, 24
+
+
+@njit(cache=True, inline="always")
+def _popcount(bits):
+    count = 0
+    while bits:
+        bits &= bits - 1
+        count += 1
+    return count
 import os
 GREEDY_ORDER = int(os.environ.get("FSGO", "0"))
 
@@ -133,7 +142,9 @@ def forget(look):
     ruled_out = look[LOOK_RULED_OUT]
     for i in range(known_by.shape[0]):
         known_by[i] = 0
+    trusts = look[LOOK_TRUSTS]
     for s in range(ruled_out.shape[0]):
+        trusts[s] = (1 << ruled_out.shape[0]) - 1
         for i in range(ruled_out.shape[1]):
             ruled_out[s, i] = 0
 
@@ -203,16 +214,39 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
                             cval[board, c] == cval[board, corner] and (c < corner or (c == corner and k < kind))))):
                         better |= 1 << k
                         break
+    trusts = look[LOOK_TRUSTS]
+    size = st[hn_at(layer, player)]
     for s in range(n):
-        if s != player:
-            if not (known_by[card] >> s) & 1:
-                for i in range(st[hn_at(layer, player)]):
+        if s != player and not (known_by[card] >> s) & 1:
+            # which of her cards s takes for the one played: a card of that kind it knows; else, of the cards it does
+            # not know, one that can be of that kind, the most constrained (the likeliest); the real card left in
+            # that place takes over what s had inferred about the place s takes to be still held
+            taken = -1
+            for i in range(size):
+                other = hand[layer, player, i]
+                if gp_kind[other] == kind and (known_by[other] >> s) & 1:
+                    taken = other
+                    known_by[other] &= ~(1 << s)
+                    break
+            if taken < 0:
+                most = -1
+                if not (ruled_out[s, card] >> kind) & 1:
+                    most = _popcount(ruled_out[s, card])
+                for i in range(size):
                     other = hand[layer, player, i]
-                    if gp_kind[other] == kind and (known_by[other] >> s) & 1:
-                        known_by[other] &= ~(1 << s)
-                        ruled_out[s, other] = ruled_out[s, card]
-                        break
-            for i in range(st[hn_at(layer, player)]):
+                    if not (known_by[other] >> s) & 1 and not (ruled_out[s, other] >> kind) & 1:
+                        if _popcount(ruled_out[s, other]) > most:
+                            most = _popcount(ruled_out[s, other])
+                            taken = other
+                if most < 0 and (trusts[s] >> player) & 1:
+                    # no card she could hold is of that kind: she does not play as greedy; s stops reading her plays
+                    trusts[s] &= ~(1 << player)
+                    for i in range(size):
+                        ruled_out[s, hand[layer, player, i]] = 0
+            if taken >= 0:
+                ruled_out[s, taken] = ruled_out[s, card]
+        if s != player and (trusts[s] >> player) & 1:
+            for i in range(size):
                 ruled_out[s, hand[layer, player, i]] |= better
         ruled_out[s, card] = 0
     known_by[card] = (1 << n) - 1
@@ -349,7 +383,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it), a regular hand
     (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand, known_by, ruled_out, where) = look
+     res, dout, dtr, cand, known_by, ruled_out, where, trusts) = look
     if layer == 1 and (par[seat, PB_X3] == 0 or (par[seat, PB_X3] == 1 and where[RS_FS_KIND] == FSK_TIEBREAK)):
         mv = np.int64(gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
         return mv >> 2, mv & 3
@@ -413,7 +447,8 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
             np.zeros((MAXCAND, 3), dtype=np.int64),
             np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
-            np.zeros((n, order_gp.shape[0]), dtype=np.int64), np.zeros(N_RESUME, dtype=np.int64))
+            np.zeros((n, order_gp.shape[0]), dtype=np.int64), np.zeros(N_RESUME, dtype=np.int64),
+            np.zeros(n, dtype=np.int64))
 
 
 def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
