@@ -45,19 +45,21 @@ from analyzer.games.fightsong.engine import (
     N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RESUME_FS, RESUME_HAND, RS_BOARD, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND,
     RS_FS_PART, RS_PENDING, RS_REG_BOARD, RS_STOP, run, scratch)
 from analyzer.games.fightsong.policies import (
-    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_X1, PB_X2, PB_X3, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_SAMPLES, N_PAR, decide)
+    P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_READ, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    FSK_TIEBREAK, MAXP, O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N,
-    S_SIZE, S_TOP,
+    MAXP, O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
     STK_ACT, STK_FS, STK_GP, clear_hand, hand_add, hn_at, team_of)
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
-MAXCAND = 2 + N_CORNERS + N_KINDS + N_CORNERS * N_KINDS  # greedy's, team's, one per free corner, one per kind held
+MAXCAND = 2 + N_CORNERS + N_KINDS  # greedy's, team's, one per free corner, one per kind held
 UNIT = 12  # outcome points per point of margin (a win counts UNIT x target; 12: a win shared by 2, 3 or 4 teams)
-EDGE = UNIT // 4  # a quarter point of margin per redeal (see choose)
+EDGE = UNIT // 4  # regular hands: a quarter point of margin per redeal (see choose)
+EDGE_FS = 0  # Fight Song hands: none (see choose)
 NO_STOP = 1 << 40
+# the seats' memory in the scratch (look): see forget .. observe_return
+LOOK_KNOWN_BY, LOOK_RULED_OUT, LOOK_BOARD_CONTEXT, LOOK_READS = 21, 22, 23, 24
 
 
 def uses_lookahead(pol):
@@ -78,8 +80,8 @@ def _add(cand, m, kind, corner):
 
 @njit(cache=True)
 def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
-                nplays, cand, all_plays):
-    """The candidate plays (see the module docstring) into cand; returns how many."""
+                nplays, cand):
+    """The candidate plays (see the module docstring) from seat's hand of `layer` into cand; returns how many."""
     free = st[S_FREE]
     held = st[O_HM + layer * MAXP + seat]
     mv = np.int64(gtab[board, free, held])
@@ -95,12 +97,6 @@ def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tp
         if (held >> k) & 1:
             mv = np.int64(gtab[board, free, 1 << k])
             m = _add(cand, m, mv >> 2, mv & 3)
-    if all_plays:
-        for k in range(N_KINDS):
-            if (held >> k) & 1:
-                for c in range(N_CORNERS):
-                    if (free >> c) & 1:
-                        m = _add(cand, m, k, c)
     return m
 
 
@@ -116,14 +112,6 @@ def _copy(st, rg, hand, dst, drg, dhand):
                 dhand[a, b, c] = hand[a, b, c]
 
 
-# The lookahead seats' memory (look[LOOK_KNOWN]): known_by[card] has bit s set when seat s knows where that card
-# is. Game Play cards are 0..D-1, boards D + board (Activity cards, then Fight Song cards). A card a seat has
-# seen stays known to it: a card played goes under its stack at a place everyone sees, the stacks only cycle,
-# cards are dealt from the top one at a time in an order everyone knows, and a card in a hand stays there
-# until it is played face up.
-LOOK_KNOWN, LOOK_RULED_OUT, LOOK_WHERE, LOOK_TRUSTS = 21, 22, 23, 24
-
-
 @njit(cache=True, inline="always")
 def _popcount(bits):
     count = 0
@@ -131,53 +119,54 @@ def _popcount(bits):
         bits &= bits - 1
         count += 1
     return count
-import os
-GREEDY_ORDER = int(os.environ.get("FSGO", "0"))
 
 
+# The seats' memory, kept by the lookahead kernel's engine.run and play_board through the observe_ functions
+# (every seat's, as any seat may be a lookahead seat; cheap beside the playouts):
+# - known_by[card]: bit s when seat s knows where that card is. Game Play cards 0..D-1, then the boards (D +
+#   board: the Activity cards, then the Fight Song cards). A card a seat has seen stays known to it: a card
+#   played goes under its stack at a place everyone sees, the stacks only cycle, cards are dealt from the top
+#   one at a time in an order everyone knows, and a card in a hand stays there until it is played face up.
+# - ruled_out[s, card], for a card in another player's hand that s does not know: the kinds (bits) that card
+#   cannot be if that player plays as greedy does: it is the place in her hand that s reasons about.
+# - reads[s]: bit p while s still reads p's plays as greedy's (until one of them is impossible for greedy).
+# - board_context: where the game is (the regular hand's Activity card; the Fight Song round's kind, hand,
+#   initiating teams and playing seats), laid out as engine's resume array, for a playout to start from.
 @njit(cache=True)
 def forget(look):
-    """A new game: the lookahead seats know nothing yet."""
-    known_by = look[LOOK_KNOWN]
+    """A new game: the seats know nothing yet and read every other player's plays as greedy's."""
+    known_by = look[LOOK_KNOWN_BY]
     ruled_out = look[LOOK_RULED_OUT]
+    reads = look[LOOK_READS]
     for i in range(known_by.shape[0]):
         known_by[i] = 0
-    trusts = look[LOOK_TRUSTS]
     for s in range(ruled_out.shape[0]):
-        trusts[s] = (1 << ruled_out.shape[0]) - 1
+        reads[s] = (1 << ruled_out.shape[0]) - 1
         for i in range(ruled_out.shape[1]):
             ruled_out[s, i] = 0
 
 
 @njit(cache=True)
 def observe_hand(look, board):
-    """A regular hand begins on this Activity card (a playout from one of its Fight Song hands needs it)."""
-    look[LOOK_WHERE][RS_REG_BOARD] = board
+    """A regular hand begins on this Activity card."""
+    look[LOOK_BOARD_CONTEXT][RS_REG_BOARD] = board
 
 
 @njit(cache=True)
 def observe_fs_hand(look, kind, k, init_mask, part_mask):
-    """Fight Song hand k of a round of this kind, initiating teams and playing seats, begins."""
-    where = look[LOOK_WHERE]
-    where[RS_FS_KIND] = kind
-    where[RS_FS_HAND] = k
-    where[RS_FS_INIT] = init_mask
-    where[RS_FS_PART] = part_mask
-
-
-@njit(cache=True)
-def observe_return(look, card):
-    """A card left in a Fight Song hand goes under the Game Play stack: what was inferred about it lapses."""
-    ruled_out = look[LOOK_RULED_OUT]
-    for s in range(ruled_out.shape[0]):
-        ruled_out[s, card] = 0
+    """Fight Song hand k (1..3) of a round of this kind (engine FSK_), initiating teams and playing seats, begins."""
+    board_context = look[LOOK_BOARD_CONTEXT]
+    board_context[RS_FS_KIND] = kind
+    board_context[RS_FS_HAND] = k
+    board_context[RS_FS_INIT] = init_mask
+    board_context[RS_FS_PART] = part_mask
 
 
 @njit(cache=True)
 def observe_board(look, st, hand, board, layer, nplays):
     """A board is played: every seat sees it, and each playing seat sees its own cards (every card dealt to a seat
     is in its hand at the start of the next board it plays)."""
-    known_by = look[LOOK_KNOWN]
+    known_by = look[LOOK_KNOWN_BY]
     n_gp = st[S_SIZE + STK_GP]
     every_seat = (1 << st[S_N]) - 1
     known_by[n_gp + board] = every_seat
@@ -189,39 +178,46 @@ def observe_board(look, st, hand, board, layer, nplays):
 
 @njit(cache=True)
 def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, player, card, corner):
-    """player has played card (already out of her hand) on corner (still free in st[S_FREE]): every seat sees it.
-    Cards of one kind look alike, so a seat that did not know this card but knew another card of its kind in that
-    hand takes the played card for the one it knew: that one becomes unknown to it (the engine plays the first
-    card of the kind in the hand, which a seat cannot see), with what it had inferred about the card played.
-    What the others infer (regular hands): the player held no card that would have scored more on a free corner,
-    so each card left in her hand is none of those kinds (ruled_out[observer, card])."""
-    known_by = look[LOOK_KNOWN]
+    """player has played card from her hand of `layer` (the card is out of it) on corner (still free in
+    st[S_FREE]): every seat sees it, and reads the play.
+    - Cards of one kind look alike: a seat that did not know this card takes it for a card of that kind it knew in
+      her hand, if any (that one becomes unknown to it); else for the card it does not know that can be of that
+      kind and is the most constrained (the likeliest). The card really left in the place it takes to be still
+      held inherits what it had inferred about that place (the engine plays the first card of a kind in the
+      hand; which one, a seat cannot see).
+    - Read as greedy's play: she held no card that would have come before it in greedy's order (more points on a
+      free corner; on a tie, a less versatile kind, then a corner worth less to the deck, then the lower corner
+      and kind), so each card left in her hand is none of those kinds. If the card she played cannot be one she
+      could hold by that reading, she does not play as greedy: the seat stops reading her plays."""
+    known_by = look[LOOK_KNOWN_BY]
     ruled_out = look[LOOK_RULED_OUT]
+    reads = look[LOOK_READS]
     n = st[S_N]
     kind = gp_kind[card]
     played = score[board, corner, kind]
     free = st[S_FREE]
-    better = np.int64(0)  # the kinds that would have scored more on a free corner
+    before = np.int64(0)  # the kinds greedy would have played before this one
     for k in range(N_KINDS):
         for c in range(N_CORNERS):
             if (free >> c) & 1:
                 v = score[board, c, k]
-                if v > played:
-                    better |= 1 << k
+                first = v > played
+                if v == played and k != kind:  # greedy's ties, in its order
+                    if vers[k] != vers[kind]:
+                        first = vers[k] < vers[kind]
+                    elif cval[board, c] != cval[board, corner]:
+                        first = cval[board, c] < cval[board, corner]
+                    else:
+                        first = c < corner or (c == corner and k < kind)
+                if first:
+                    before |= 1 << k
                     break
-                if GREEDY_ORDER and v == played and k != kind:
-                    if vers[k] < vers[kind] or (vers[k] == vers[kind] and (cval[board, c] < cval[board, corner] or (
-                            cval[board, c] == cval[board, corner] and (c < corner or (c == corner and k < kind))))):
-                        better |= 1 << k
-                        break
-    trusts = look[LOOK_TRUSTS]
     size = st[hn_at(layer, player)]
     for s in range(n):
-        if s != player and not (known_by[card] >> s) & 1:
-            # which of her cards s takes for the one played: a card of that kind it knows; else, of the cards it does
-            # not know, one that can be of that kind, the most constrained (the likeliest); the real card left in
-            # that place takes over what s had inferred about the place s takes to be still held
-            taken = -1
+        if s == player:
+            continue
+        if not (known_by[card] >> s) & 1:
+            taken = -1  # the card s takes for the one played, if not that one
             for i in range(size):
                 other = hand[layer, player, i]
                 if gp_kind[other] == kind and (known_by[other] >> s) & 1:
@@ -238,18 +234,26 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
                         if _popcount(ruled_out[s, other]) > most:
                             most = _popcount(ruled_out[s, other])
                             taken = other
-                if most < 0 and (trusts[s] >> player) & 1:
-                    # no card she could hold is of that kind: she does not play as greedy; s stops reading her plays
-                    trusts[s] &= ~(1 << player)
+                if most < 0 and (reads[s] >> player) & 1:  # impossible for greedy
+                    reads[s] &= ~(1 << player)
                     for i in range(size):
                         ruled_out[s, hand[layer, player, i]] = 0
             if taken >= 0:
                 ruled_out[s, taken] = ruled_out[s, card]
-        if s != player and (trusts[s] >> player) & 1:
+        if (reads[s] >> player) & 1:
             for i in range(size):
-                ruled_out[s, hand[layer, player, i]] |= better
+                ruled_out[s, hand[layer, player, i]] |= before
+    for s in range(n):
         ruled_out[s, card] = 0
     known_by[card] = (1 << n) - 1
+
+
+@njit(cache=True)
+def observe_return(look, card):
+    """A card left in a Fight Song hand goes under the Game Play stack: what was inferred about it lapses."""
+    ruled_out = look[LOOK_RULED_OUT]
+    for s in range(ruled_out.shape[0]):
+        ruled_out[s, card] = 0
 
 
 @njit(cache=True, inline="always")
@@ -270,7 +274,7 @@ def _ring_unknown_out(st, rg, w, offset, known_by, seat_bit, pool, u):
 
 @njit(cache=True, inline="always")
 def _ring_unknown_in(st, rg, w, offset, known_by, seat_bit, pool, p, drg):
-    """Put pool[p:] into the places of stack w (of rg) that hold a card seat does not know, in drg; returns the
+    """Put pool[p:] into the places of stack w (in rg) that hold a card seat does not know, in drg; returns the
     next position in pool."""
     base, top, size = st[S_BASE + w], st[S_TOP + w], st[S_SIZE + w]
     for i in range(st[S_CNT + w]):
@@ -284,11 +288,12 @@ def _ring_unknown_in(st, rg, w, offset, known_by, seat_bit, pool, p, drg):
 
 
 @njit(cache=True)
-def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, infer):
-    """A copy of the game (sst, srg, shand) with the cards seat does not know redealt on its stream: the cards of
-    the other hands (regular and Fight Song) and of the Game Play stack that it has not seen are shuffled
-    together and put back in the places they came from, and so are the unseen cards of the Activity and Fight
-    Song stacks. The cards it knows stay where they are."""
+def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, read_plays):
+    """A copy of the game (sst, srg, shand) with the cards seat does not know redealt on its stream: the Game Play
+    cards of the other hands (regular and Fight Song) and of the Game Play stack that it does not know are
+    shuffled together and put back in the places they came from, a hand's place (read_plays) taking the first card
+    left of a kind not ruled out there (any card if none is left); the cards of the Activity and of the Fight Song
+    stack that it does not know are shuffled in their places. The cards it knows stay where they are."""
     _copy(st, rg, hand, sst, srg, shand)
     n = st[S_N]
     n_gp = st[S_SIZE + STK_GP]
@@ -309,12 +314,11 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, kno
         for o in range(n):
             if o != seat:
                 clear_hand(sst, layer, o)
-                use = infer == 2 or (infer == 1 and team_of(o, n) != team_of(seat, n))
                 for i in range(st[hn_at(layer, o)]):
                     card = hand[layer, o, i]
                     if not known_by[card] & seat_bit:
-                        out = ruled_out[seat, card] if use else 0
-                        if out != 0:  # the first card left in the shuffled pool of a kind not ruled out
+                        out = ruled_out[seat, card] if read_plays else 0
+                        if out != 0:
                             q = p
                             while q < u and (out >> gp_kind[pool[q]]) & 1:
                                 q += 1
@@ -335,8 +339,8 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, kno
 
 @njit(cache=True, inline="always")
 def _script(st, wst, whand, gp_kind, layer, seat, j, move, spol, spar):
-    """The playout replays the board from its start: the board's plays so far go back to their players' hands
-    (of layer) and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
+    """The playout replays the board from its start: the board's plays so far go back to their players' hands of
+    `layer` and into their scripts, then seat's script plays `move`; every seat plays greedy after its script."""
     n = st[S_N]
     for s in range(n):
         spol[s] = P_GREEDY
@@ -380,36 +384,32 @@ def _outcome(wst, dout, seat, n, target):
 @njit(cache=True)
 def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays,
            look):
-    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it), a regular hand
+    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it): a regular hand
     (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand, known_by, ruled_out, where, trusts) = look
-    if layer == 1 and (par[seat, PB_X3] == 0 or (par[seat, PB_X3] == 1 and where[RS_FS_KIND] == FSK_TIEBREAK)):
-        mv = np.int64(gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
-        return mv >> 2, mv & 3
+     res, dout, dtr, cand, known_by, ruled_out, board_context, reads) = look
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
-                    nplays, cand, False)
+                    nplays, cand)
     if m == 1:
         return cand[0, 0], cand[0, 1]
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
     samples = np.int64(par[seat, PB_SAMPLES])
     horizon = np.int64(par[seat, PB_HORIZON])
-    # (in a Fight Song hand, the regular hand is already counted)
-    stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP
+    read_plays = par[seat, PB_READ] != 0.0
+    stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP  # (in a Fight Song hand, S_HANDS counts its hand)
     stream = 1 + seat
     for c in range(m):
         cand[c, 2] = 0
     for _ in range(samples):
-        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out,
-                np.int64(par[seat, PB_X1]))
+        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, read_plays)
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(sst, srg, shand, wst, wrg, whand)
             _script(st, wst, whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
             reset_streams(rng2, key, 0)
             for i in range(N_RESUME):
-                res[i] = where[i]
+                res[i] = board_context[i]
             res[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
             res[RS_BOARD] = board
             res[RS_STOP] = stop
@@ -418,10 +418,11 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
             run(key, np.int64(0), np.int64(0), np.int64(1), rules, order_gp, order_act, order_fs, gp_kind, how, score,
                 vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, False, wst, wrg, whand, rng2, None, res)
             cand[c, 2] += _outcome(wst, dout, seat, n, target)
-    # greedy's play (candidate 0) stands unless another beats it by more than EDGE points of margin per redeal:
-    # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands
+    # greedy's play (candidate 0) stands unless another beats it by more than the edge per redeal: in a regular hand
+    # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands, which a
+    # short horizon does not see; a Fight Song hand's cards that are not played go back under the stack
     best = 0
-    edge = np.int64(par[seat, PB_X2] * UNIT * samples)
+    edge = (EDGE if layer == 0 else EDGE_FS) * samples
     for c in range(1, m):
         if cand[c, 2] > cand[best, 2] + (edge if best == 0 else 0):
             best = c
@@ -446,6 +447,7 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
             np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
             np.zeros((MAXCAND, 3), dtype=np.int64),
+            # the seats' memory: known_by, ruled_out, board_context, reads
             np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
             np.zeros((n, order_gp.shape[0]), dtype=np.int64), np.zeros(N_RESUME, dtype=np.int64),
             np.zeros(n, dtype=np.int64))
