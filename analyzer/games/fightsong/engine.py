@@ -32,9 +32,11 @@ DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
 # a lookahead playout's resume array (lookahead.py): what is still to be resumed (RESUME_HAND: the regular hand it
 # starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played, the number of
 # hands after which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's
-# kind, hand number (1..FS_MAX_HANDS), initiating teams and playing seats (bits)
-RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART = range(8)
-N_RESUME = 8
+# kind, hand number (1..FS_MAX_HANDS), initiating teams and playing seats (bits); set by the playout: its end
+# condition (-1: stopped at its horizon) and winning teams (bits)
+RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART, RS_END, RS_WIN_MASK = \
+    range(10)
+N_RESUME = 10
 RESUME_HAND, RESUME_FS = 1, 2
 
 # end conditions (the `end` column)
@@ -672,7 +674,11 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
                 deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL),
                      tr, on)
                 row[g + G_REFILLS] += 1
-        written = result_row(st, rules, row, end, win_mask, tr, on)
+        if resume is not None:  # a playout fills no result row: the lookahead reads how it ended
+            resume[RS_END] = end
+            resume[RS_WIN_MASK] = win_mask
+        else:
+            written = result_row(st, rules, row, end, win_mask, tr, on)
     return written
 
 

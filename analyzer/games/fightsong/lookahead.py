@@ -43,7 +43,7 @@ from numba.core import types
 
 from analyzer.games.fightsong.engine import (
     N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RESUME_FS, RESUME_HAND, RS_BOARD, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND,
-    RS_FS_PART, RS_PENDING, RS_REG_BOARD, RS_STOP, run, scratch)
+    RS_END, RS_FS_PART, RS_PENDING, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, run, scratch)
 from analyzer.games.fightsong.policies import (
     P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_READ, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
@@ -365,19 +365,19 @@ def _script(st, wst, whand, gp_kind, layer, seat, j, move, spol, spar):
 
 
 @njit(cache=True, inline="always")
-def _outcome(wst, dout, seat, n, target):
-    """A playout's outcome for seat (see the module docstring), from its state and dummy result row."""
+def _outcome(wst, res, seat, n, target):
+    """A playout's outcome for seat (see the module docstring), from its state and how it ended (res)."""
     mine = team_of(seat, n)
     other = np.int64(-(1 << 40))
     for t in range(2 if n == 4 else n):
         if t != mine:
             other = max(other, wst[O_TPTS + t] + wst[O_TEXTRA + t])
     v = UNIT * (wst[O_TPTS + mine] + wst[O_TEXTRA + mine] - other)
-    n_win = dout[0, n]
-    if n_win > 0:
-        if dout[0, seat] == 0:
+    win_mask = res[RS_WIN_MASK]
+    if res[RS_END] >= 0 and win_mask != 0:  # (a stall has no winner)
+        if not (win_mask >> mine) & 1:
             return v - UNIT * target
-        return v + UNIT * target // (n_win // 2 if n == 4 else n_win)
+        return v + UNIT * target // _popcount(win_mask)
     return v
 
 
@@ -413,11 +413,9 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
             res[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
             res[RS_BOARD] = board
             res[RS_STOP] = stop
-            for i in range(dout.shape[1]):
-                dout[0, i] = 0
             run(key, np.int64(0), np.int64(0), np.int64(1), rules, order_gp, order_act, order_fs, gp_kind, how, score,
                 vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, False, wst, wrg, whand, rng2, None, res)
-            cand[c, 2] += _outcome(wst, dout, seat, n, target)
+            cand[c, 2] += _outcome(wst, res, seat, n, target)
     # greedy's play (candidate 0) stands unless another beats it by more than the edge per redeal: in a regular hand
     # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands, which a
     # short horizon does not see; a Fight Song hand's cards that are not played go back under the stack
