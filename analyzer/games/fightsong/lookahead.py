@@ -388,6 +388,13 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
      res, dout, dtr, cand, known_by, ruled_out, board_context, reads) = look
+    horizon = np.int64(par[seat, PB_HORIZON])
+    if j == nplays - 1 and layer == 0 and horizon == 1:
+        # the last play of a regular hand, the playouts ending with it: more points never hurt there (the margin,
+        # the Fight Song opportunities and the end check all grow with them), and greedy's ties keep its versatile
+        # cards: greedy's play (a search could only mistake noise for a better play)
+        mv = np.int64(gtab[board, st[S_FREE], st[O_HM + seat]])
+        return mv >> 2, mv & 3
     m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
                     nplays, cand)
     if m == 1:
@@ -395,7 +402,6 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     n = rules[R_PLAYERS]
     target = rules[R_TARGET]
     samples = np.int64(par[seat, PB_SAMPLES])
-    horizon = np.int64(par[seat, PB_HORIZON])
     read_plays = par[seat, PB_READ] != 0.0
     stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP  # (in a Fight Song hand, S_HANDS counts its hand)
     stream = 1 + seat
