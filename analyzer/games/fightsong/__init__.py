@@ -41,14 +41,19 @@ POLICIES = (
            (Param("block_weight", "float", 1.0, "weight of the next opponent's expected best score", 0.0, 3.0),
             _battle("leader"))),
     Policy("lookahead", P.P_LOOKAHEAD,
-           "Monte Carlo, at each play of a regular hand: each candidate play (greedy's, team's, the best card for each "
-           "free corner, the best corner for each kind held) is tried on `samples` redeals of the cards it cannot see "
-           "and played on with greedy for every seat for `horizon` hands; it takes the best mean outcome (a win, shared "
-           "win or loss if the game ends, else its team's margin). Fight Song hands: as greedy",
+           "Monte Carlo, at each play of a regular or Fight Song hand: each candidate play (greedy's, team's, the best "
+           "card for each free corner, the best corner for each kind held) is tried on `samples` redeals of the cards "
+           "it does not know and played on with greedy for every seat for `horizon` hands; it takes the best mean "
+           "outcome (a win, shared win or loss if the game ends, else its team's margin). It remembers every card it "
+           "has seen (played, dealt to it, turned up) and where it went, and (read_plays) reads the others' plays as "
+           "greedy's to rule out cards they cannot hold",
            (Param("samples", "int", 8, "redeals of the unseen cards per decision (each candidate is played out on "
                   "every one); cost grows linearly", 1, 256),
             Param("horizon", "int", 1, "hands each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores its team's total minus the best other team's", 0, 1000),
+            Param("read_plays", "bool", True, "read every other player's plays as greedy's (the playouts' model): a "
+                  "card left in her hand is none of the kinds greedy would have played instead; a play greedy could "
+                  "not have made ends the reading of that player for the game"),
             _battle("leader"))),
 )
 
@@ -88,6 +93,7 @@ def encode(rules, seats):
         par[i, P.PB_BLOCK] = float(s.params.get("block_weight", 0.0))
         par[i, P.PB_SAMPLES] = float(s.params.get("samples", 0))
         par[i, P.PB_HORIZON] = float(s.params.get("horizon", 0))
+        par[i, P.PB_READ] = 1.0 if s.params.get("read_plays", False) else 0.0
     enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
                      np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
                      cval, _greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))

@@ -29,10 +29,15 @@ from analyzer.threads import run_in_blocks
 R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
 N_RULES = 10
 DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
-# a lookahead playout's resume array: 1 while the hand it starts in is still to be resumed, that hand's Activity
-# card, the number of hands after which it stops (lookahead.py)
-RS_PENDING, RS_BOARD, RS_STOP = range(3)
-N_RESUME = 3
+# a lookahead playout's resume array (lookahead.py): what is still to be resumed (RESUME_HAND: the regular hand it
+# starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played, the number of
+# hands after which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's
+# kind, hand number (1..FS_MAX_HANDS), initiating teams and playing seats (bits); set by the playout: its end
+# condition (-1: stopped at its horizon) and winning teams (bits)
+RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART, RS_END, RS_WIN_MASK = \
+    range(10)
+N_RESUME = 10
+RESUME_HAND, RESUME_FS = 1, 2
 
 # end conditions (the `end` column)
 END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
@@ -142,7 +147,7 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
                nplays, look=None):
     """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
-    look: the lookahead's scratch (lookahead.py), which then decides for its seats in a regular hand. The
+    look: the lookahead's scratch (lookahead.py), which then decides for its seats and remembers what they see. The
     default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
     passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
@@ -154,6 +159,8 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
         st[O_TSC + t] = -1
     for j in range(nplays):
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    if look is not None:  # the lookahead's memory: the board is face up, each player sees her own hand
+        _lookahead.observe_board(look, st, hand, board, layer, nplays)
     for j in range(nplays):
         seat = st[O_SEQ + j]
         # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
@@ -162,8 +169,10 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
                                   seat, j, nplays)
         else:
             kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                             rng, board, seat, j, nplays, look)
+                                             rng, board, layer, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
+        if look is not None:  # the lookahead's memory: every player sees the card played
+            _lookahead.observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, seat, card, corner)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
         st[S_FREE] &= ~(1 << corner)
@@ -179,11 +188,14 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
 
 @njit(cache=True)
 def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
-                     n_act, kind, init_mask, part_mask):
+                     n_act, kind, init_mask, part_mask, look=None, resume=None):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
-    before a replay. Returns (outcome, winning team or -1, Fight Song hands played)."""
+    before a replay. Returns (outcome, winning team or -1, Fight Song hands played).
+    look: the lookahead's scratch (play_board). resume: a lookahead playout resuming this round at its Fight Song
+    hand resume[RS_FS_HAND], on the board resume[RS_BOARD] (already dealt and turned up). The default kernels
+    leave both out."""
     n = st[S_N]
     nt = n_teams(n)
     n_init = 0
@@ -210,19 +222,34 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
             nplays += 1
     if on:
         emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter, 0, 0, 0, 0, 0, 0, 0)
-    deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
+    if resume is not None and resume[RS_PENDING] == RESUME_FS:
+        first_hand = resume[RS_FS_HAND]  # (its cards are dealt)
+    else:
+        first_hand = np.int64(1)
+        deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
     outcome = FSO_NO_POINT
     winner = -1
     hands = 0
-    for k in range(1, FS_MAX_HANDS + 1):
-        if k > 1:
-            deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA), tr, on)
-        board = n_act + take(st, rg, STK_FS)
+    for k in range(first_hand, FS_MAX_HANDS + 1):
+        if resume is not None and resume[RS_PENDING] == RESUME_FS:
+            board = resume[RS_BOARD]
+            resume[RS_PENDING] = 0
+        else:
+            if k > 1:
+                deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA), tr,
+                     on)
+            board = n_act + take(st, rg, STK_FS)
         hands += 1
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(1), nplays)
+        if look is not None:  # where the game is, for a lookahead seat's playouts
+            _lookahead.observe_fs_hand(look, kind, k, init_mask, part_mask)
+        if look is None:
+            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                       np.int64(1), nplays)
+        else:
+            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
+                       np.int64(1), nplays, look)
         best = -1
         n_best = 0
         best_team = -1
@@ -271,6 +298,8 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
             for i_card in range(st[hn_at(1, s)]):
                 card = hand[1, s, i_card]
                 put_bottom(st, rg, STK_GP, card)
+                if look is not None:
+                    _lookahead.observe_return(look, card)
                 if ek >= 0:
                     tr[ek, TRACE_FIXED + back] = card
                 back += 1
@@ -323,7 +352,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
     starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
     if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
         st[S_LEFT] = starter
-    if resume is not None and resume[RS_PENDING] != 0:
+    if resume is not None and resume[RS_PENDING] == RESUME_HAND:
         # a lookahead playout replays this hand on its Activity card, already out of the stack
         board = resume[RS_BOARD]
         resume[RS_PENDING] = 0
@@ -344,6 +373,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
                    np.int64(0), nplays)
     else:
+        _lookahead.observe_hand(look, board)
         play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
                    np.int64(0), nplays, look)
     # record the hand's points
@@ -384,39 +414,58 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
 
 @njit(cache=True, inline="always")
 def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr,
-                       on):
-    """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending."""
+                       on, look, resume):
+    """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending.
+    A lookahead playout resuming one of these rounds (resume) plays that round first, its teams and seats as
+    resume gives them (their opportunities were taken when it began)."""
     n = rules[R_PLAYERS]
     nt = n_teams(n)
     n_act = st[S_SIZE + STK_ACT]
     g = layout(n)[5]
     all_seats = (1 << n) - 1
     while True:
-        init_mask = np.int64(0)
-        n_init = 0
-        for t in range(nt):
-            if st[O_TPEND + t] > 0:
-                init_mask |= 1 << t
-                n_init += 1
-                st[O_TPEND + t] -= 1
-        if init_mask == 0:
-            break
-        part_mask = all_seats
-        if n == 3:
-            if n_init == 1:
-                chooser = 0
-                while not (init_mask >> chooser) & 1:
-                    chooser += 1
-                opponent = choose_battle(st, pol, par, rng, chooser)
-                rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
-                if on:
-                    emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
-                part_mask = (1 << chooser) | (1 << opponent)
-            else:
-                part_mask = init_mask  # in 3 players a team is a seat
-        outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                  pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                  init_mask, part_mask)
+        if resume is not None and resume[RS_PENDING] == RESUME_FS:
+            init_mask = resume[RS_FS_INIT]
+            part_mask = resume[RS_FS_PART]
+            n_init = 0
+            for t in range(nt):
+                if (init_mask >> t) & 1:
+                    n_init += 1
+        else:
+            init_mask = np.int64(0)
+            n_init = 0
+            for t in range(nt):
+                if st[O_TPEND + t] > 0:
+                    init_mask |= 1 << t
+                    n_init += 1
+                    st[O_TPEND + t] -= 1
+            if init_mask == 0:
+                break
+            part_mask = all_seats
+            if n == 3:
+                if n_init == 1:
+                    chooser = 0
+                    while not (init_mask >> chooser) & 1:
+                        chooser += 1
+                    opponent = choose_battle(st, pol, par, rng, chooser)
+                    rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
+                    if on:
+                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
+                    part_mask = (1 << chooser) | (1 << opponent)
+                else:
+                    part_mask = init_mask  # in 3 players a team is a seat
+        if resume is not None:
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask, None, resume)
+        elif look is None:
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask)
+        else:
+            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
+                                                      init_mask, part_mask, look)
         out[g + G_FS_ROUNDS] += 1
         out[g + G_FS_HANDS] += hands
         out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
@@ -447,7 +496,8 @@ def return_hand(st, rg, board, nplays, tr, on):
 
 
 @njit(cache=True, inline="always")
-def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on):
+def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
+              look, resume):
     """After a hand: (the end condition, the winning teams as bits), or (-1, 0) while the game goes on.
     Teams at the target or above end it; an exact tie at the top is settled by a Fight Song round."""
     n = rules[R_PLAYERS]
@@ -478,9 +528,18 @@ def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
             for s in range(n):
                 if (tied >> team_of(s, n)) & 1:
                     part |= 1 << s
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                      tied, part)
+            if resume is not None:
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
+                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part, None, resume)
+            elif look is None:
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
+                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part)
+            else:
+                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
+                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
+                                                          tied, part, look)
             out[g + G_TB_ROUNDS] += 1
             out[g + G_TB_HANDS] += hands
             if outcome == FSO_WON:
@@ -568,8 +627,8 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
 
     look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
     lookahead's scratch (its seats then decide by simulation); resume: a lookahead playout, which continues
-    the game in st, rg, hand from the start of the current hand (its plays so far scripted) up to its
-    horizon (lookahead.py)."""
+    the game in st, rg, hand from the start of the current board, a regular hand or a Fight Song hand (its
+    plays so far scripted), up to its horizon (lookahead.py)."""
     n = rules[R_PLAYERS]
     g = layout(n)[5]
     written = 0
@@ -582,15 +641,30 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
         row = out[i]
         if resume is None:
             begin(st, rg, hand, rules, gp_kind, row, tr, on)
+            if look is not None:  # the lookahead seats' memory starts empty
+                _lookahead.forget(look)
         while True:
-            board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on, look, resume)
-            play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng,
-                               row, tr, on)
-            return_hand(st, rg, board, nplays, tr, on)
+            if resume is None:
+                board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+                                          par, rng, row, tr, on, look, resume)
+                play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
+                                   rng, row, tr, on, look, resume)
+                return_hand(st, rg, board, nplays, tr, on)
+            else:  # a playout: it resumes the regular hand, or one of its Fight Song hands, then plays on
+                fs_kind = resume[RS_FS_KIND] if resume[RS_PENDING] == RESUME_FS else -1
+                if fs_kind < 0:
+                    board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
+                                              pol, par, rng, row, tr, on, look, resume)
+                else:  # (the regular hand is played and recorded)
+                    board = resume[RS_REG_BOARD]
+                    nplays = np.int64(4 if n == 2 else n)
+                if fs_kind != FSK_TIEBREAK:  # (a tie-break round comes after the hand's cards went back: check_end)
+                    play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
+                                       par, rng, row, tr, on, look, resume)
+                    return_hand(st, rg, board, nplays, tr, on)
             _drama_look(st, n_teams(n), st[S_HANDS])
             end, win_mask = check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on)
+                                      rng, row, tr, on, look, resume)
             if end >= 0:
                 break
             if resume is not None:
@@ -600,7 +674,11 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
                 deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL),
                      tr, on)
                 row[g + G_REFILLS] += 1
-        written = result_row(st, rules, row, end, win_mask, tr, on)
+        if resume is not None:  # a playout fills no result row: the lookahead reads how it ended
+            resume[RS_END] = end
+            resume[RS_WIN_MASK] = win_mask
+        else:
+            written = result_row(st, rules, row, end, win_mask, tr, on)
     return written
 
 

@@ -23,8 +23,8 @@ from analyzer.rng import below
 P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
 P_LOOKAHEAD = 5  # decided in lookahead.py (engine.play_board calls it), never by `decide`
 # par columns
-PB_BATTLE, PB_PARTNER, PB_OPPONENT, PB_BLOCK, PB_SAMPLES, PB_HORIZON = 0, 1, 2, 3, 4, 5
-N_PAR = 6
+PB_BATTLE, PB_PARTNER, PB_OPPONENT, PB_BLOCK, PB_SAMPLES, PB_HORIZON, PB_READ = 0, 1, 2, 3, 4, 5, 6
+N_PAR = 7
 BATTLE_CHOICES = ("leader", "weakest", "random")
 BATTLE_LEADER, BATTLE_WEAKEST, BATTLE_RANDOM = 0, 1, 2
 EPS = 1e-9
