@@ -80,10 +80,22 @@ def uniform(state, stream):
 
 
 @njit(cache=True, inline="always")
+def _scaled(draw, n):
+    """An integer in [0, n), n < 2**32, from a 64-bit draw's high 32 bits (multiply-shift; bias below n / 2**32)."""
+    return np.int64(((draw >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True, inline="always")
 def below(state, stream, n):
-    """An integer in [0, n), n < 2**32 (multiply-shift; bias below n / 2**32)."""
-    x = next_u64(state, stream) >> np.uint64(32)
-    return np.int64((x * np.uint64(n)) >> np.uint64(32))
+    """An integer in [0, n), n < 2**32."""
+    return _scaled(next_u64(state, stream), n)
+
+
+@njit(cache=True, inline="always")
+def _swap(arr, i, j):
+    t = arr[i]
+    arr[i] = arr[j]
+    arr[j] = t
 
 
 @njit(cache=True)
@@ -96,11 +108,7 @@ def shuffle(state, stream, arr, n):
     ctr = state[2 * stream + 1]
     for i in range(n - 1, 0, -1):
         ctr += _ONE
-        x = mix64(key + ctr * GOLDEN) >> np.uint64(32)
-        j = np.int64((x * np.uint64(i + 1)) >> np.uint64(32))
-        t = arr[i]
-        arr[i] = arr[j]
-        arr[j] = t
+        _swap(arr, i, _scaled(mix64(key + ctr * GOLDEN), i + 1))
     state[2 * stream + 1] = ctr
 
 
@@ -112,12 +120,7 @@ def shuffle_drawn(state, stream, arr, n, draws):
     key = state[2 * stream]
     ctr = state[2 * stream + 1]
     for k in range(n - 1):
-        x = mix64(key + (ctr + np.uint64(k + 1)) * GOLDEN) >> np.uint64(32)
-        draws[k] = np.int64((x * np.uint64(n - k)) >> np.uint64(32))  # below(i + 1), i = n - 1 - k
+        draws[k] = _scaled(mix64(key + (ctr + np.uint64(k + 1)) * GOLDEN), n - k)  # below(i + 1), i = n - 1 - k
     for k in range(n - 1):
-        i = n - 1 - k
-        j = draws[k]
-        t = arr[i]
-        arr[i] = arr[j]
-        arr[j] = t
+        _swap(arr, n - 1 - k, draws[k])
     state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))

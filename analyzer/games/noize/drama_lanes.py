@@ -16,9 +16,8 @@ the loser holds one card more. So the state fits in "lanes", 9 bits per seat of 
 A lane holds 0 .. 511: hands (at most finish_cards <= 60), turns (at most 7 x 59 rounds: each round gives one
 seat a card, and the game ends when one reaches finish_cards) and deficits fit. `write` unpacks the state into
 the drama block that drama.finish reads, so the results are the very numbers drama.look gives (tested
-against it, tests/test_noize_drama_lanes.py).
+against it: tests/test_drama.py).
 """
-import numpy as np
 from numba import njit
 
 from analyzer.games import drama
