@@ -80,7 +80,7 @@ EDGE = UNIT // 4  # regular hands: a quarter point of margin per redeal (see cho
 EDGE_FS = 0  # Fight Song hands: none (see choose)
 NO_STOP = 1 << 40
 # the seats' memory in the scratch (look): see forget .. observe_return
-LOOK_KNOWN_BY, LOOK_RULED_OUT, LOOK_BOARD_CONTEXT, LOOK_READS = 21, 22, 23, 24
+LOOK_KNOWN_BY, LOOK_RULED_OUT, LOOK_BOARD_CONTEXT, LOOK_READS = 22, 23, 24, 25
 
 
 def uses_lookahead(pol):
@@ -408,7 +408,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it): a regular hand
     (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
     (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, cand, known_by, ruled_out, board_context, reads) = look
+     res, dout, dtr, playout_traced, cand, known_by, ruled_out, board_context, reads) = look
     horizon = np.int64(par[seat, PB_HORIZON])
     if j == nplays - 1 and layer == 0 and horizon == 1:
         # the last play of a regular hand, the playouts ending with it: more points never hurt there (the margin,
@@ -441,7 +441,7 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
             res[RS_BOARD] = board
             res[RS_STOP] = stop
             run(key, np.int64(0), np.int64(0), np.int64(1), rules, order_gp, order_act, order_fs, gp_kind, how, score,
-                vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, False, wst, wrg, whand, rng2, None, res)
+                vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, playout_traced[0], wst, wrg, whand, rng2, None, res)
             cand[c, 2] += _outcome(wst, res, seat, n, target)
     # greedy's play (candidate 0) stands unless another beats it by more than the edge per redeal: in a regular hand
     # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands, which a
@@ -471,6 +471,10 @@ def _scratch(rules, order_gp, order_act, order_fs, rg, width):
     return (rules, order_gp, order_act, order_fs, rg, *sample, *work, pool, spol, spar, tpol, tpar,
             np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
             np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+            # playout_traced: False, read at run time so that the playouts' engine.run sees a plain bool, as the
+            # default kernels do (whose compiled play_board and fight_song_round they then share), not the
+            # literal False a constant would give (one more compile of each)
+            np.zeros(1, dtype=np.bool_),
             np.zeros((MAXCAND, 3), dtype=np.int64),
             # the seats' memory: known_by, ruled_out, board_context, reads
             np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
