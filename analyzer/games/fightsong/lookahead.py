@@ -217,21 +217,21 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
     kind = gp_kind[card]
     played = score[board, corner, kind]
     free = st[S_FREE]
-    before = np.int64(0)  # the kinds greedy would have played before this one
+    kinds_before = np.int64(0)  # the kinds greedy would have played before this one
     for k in range(N_KINDS):
         for c in range(N_CORNERS):
             if (free >> c) & 1:
                 v = score[board, c, k]
-                first = v > played
+                comes_first = v > played
                 if v == played and k != kind:  # greedy's ties, in its order
                     if vers[k] != vers[kind]:
-                        first = vers[k] < vers[kind]
+                        comes_first = vers[k] < vers[kind]
                     elif cval[board, c] != cval[board, corner]:
-                        first = cval[board, c] < cval[board, corner]
+                        comes_first = cval[board, c] < cval[board, corner]
                     else:
-                        first = c < corner or (c == corner and k < kind)
-                if first:
-                    before |= 1 << k
+                        comes_first = c < corner or (c == corner and k < kind)
+                if comes_first:
+                    kinds_before |= 1 << k
                     break
     size = st[hn_at(layer, player)]
     for s in range(n):
@@ -246,16 +246,16 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
                     known_by[other] &= ~(1 << s)
                     break
             if taken < 0:
-                most = -1
+                most_ruled_out = -1  # kinds ruled out in the likeliest place so far (-1: no place fits yet)
                 if not (ruled_out[s, card] >> kind) & 1:
-                    most = _popcount(ruled_out[s, card])
+                    most_ruled_out = _popcount(ruled_out[s, card])
                 for i in range(size):
                     other = hand[layer, player, i]
                     if not (known_by[other] >> s) & 1 and not (ruled_out[s, other] >> kind) & 1:
-                        if _popcount(ruled_out[s, other]) > most:
-                            most = _popcount(ruled_out[s, other])
+                        if _popcount(ruled_out[s, other]) > most_ruled_out:
+                            most_ruled_out = _popcount(ruled_out[s, other])
                             taken = other
-                if most < 0 and (reads[s] >> player) & 1:  # impossible for greedy
+                if most_ruled_out < 0 and (reads[s] >> player) & 1:  # impossible for greedy
                     reads[s] &= ~(1 << player)
                     for i in range(size):
                         ruled_out[s, hand[layer, player, i]] = 0
@@ -263,7 +263,7 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
                 ruled_out[s, taken] = ruled_out[s, card]
         if (reads[s] >> player) & 1:
             for i in range(size):
-                ruled_out[s, hand[layer, player, i]] |= before
+                ruled_out[s, hand[layer, player, i]] |= kinds_before
     for s in range(n):
         ruled_out[s, card] = 0
     known_by[card] = (1 << n) - 1
@@ -338,10 +338,10 @@ def _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, kno
                 for i in range(st[hn_at(layer, o)]):
                     card = hand[layer, o, i]
                     if not known_by[card] & seat_bit:
-                        out = ruled_out[seat, card] if read_plays else 0
-                        if out != 0:
+                        excluded_kinds = ruled_out[seat, card] if read_plays else 0
+                        if excluded_kinds != 0:
                             q = p
-                            while q < u and (out >> gp_kind[pool[q]]) & 1:
+                            while q < u and (excluded_kinds >> gp_kind[pool[q]]) & 1:
                                 q += 1
                             if q < u:
                                 pool[p], pool[q] = pool[q], pool[p]
