@@ -49,10 +49,7 @@ class Metric:
 def _cov(gs, a, gb, b, n):
     """Covariance over deals of column a of group summary gs with column b of gb (gb is gs or base)."""
     ia, ib = gs.index[a], gb.index[b]
-    if gs is gb:
-        sab = gs.xtx[ia, ib]
-    else:
-        sab = gs.cross[ia, ib]
+    sab = gs.xx(ia, ib) if gs is gb else gs.xb(ia, ib)
     return (float(sab) - float(gs.sums[ia]) * float(gb.sums[ib]) / n) / (n - 1)
 
 
@@ -204,3 +201,83 @@ def standard_metrics(game, players, rotations):
                 out.append(Metric(f"{m.prefix}{s}", f"{m.label}, seat {s}", f"{m.prefix}{s}", percent=m.percent,
                                   binary=m.percent))
     return out
+
+
+def ladder_metrics(game, players):
+    """(win share, skill) of a ladder's rung, the policy of seat 0 in every rotation: its team's share where
+    partners play (the rung's credit is half its team's), else its own; skill is that minus an even share."""
+    teams = game.teams(players)
+    size = len(teams[0]) if teams else 1
+    units = len(teams) if teams else players
+    share = Metric("policy_share_0", "win share", "pcredit_0", scale=size / CREDIT, percent=True)
+    skill = Metric("skill", "skill", "pcredit_0", scale=size / CREDIT, percent=True, offset=-1 / units,
+                   adjust="no_winner", adjust_scale=1 / units, points=True)
+    return share, skill
+
+
+def interval_metrics(game, players, rotations):
+    """Every metric of more than one column whose interval or paired difference a report or a stopping rule
+    computes for a group of this shape (a one-column metric reads only that column's own products)."""
+    out = list(standard_metrics(game, players, rotations))
+    out += [m for u in win_units(game, players) for m in (u.share, u.edge)]
+    if rotations > 1:
+        out += ladder_metrics(game, players)
+        out += [policy_edge(j, players) for j in range(players)]
+    return out
+
+
+def policy_edge(j, players):
+    """The win share of the policy of seat j (over every rotation) minus an even share of the games won."""
+    return even_edge(f"edge_policy_{j}", f"The policy of seat {j}: win share minus an even share", f"pcredit_{j}",
+                     players)
+
+
+def _columns(metric):
+    return [c for c in (metric.num, metric.den, metric.adjust) if c is not None]
+
+
+def folded_pairs(game, players, rotations, names):
+    """The (a, b) column pairs whose products a group's summary folds: every column with itself, the columns
+    of each metric with each other, and for card power each seat's win column with its category columns
+    (analyzer.report.sections.card_power_rows). The other pairs are never read, and reading one raises."""
+    from analyzer.games.base import CardPower
+
+    have = set(names)
+    pairs = {(c, c) for c in names}
+    for m in interval_metrics(game, players, rotations):
+        cols = [c for c in _columns(m) if c in have]
+        pairs |= {(a, b) for a in cols for b in cols}
+    for decl in game.metrics:
+        if isinstance(decl, CardPower):
+            pairs |= {(f"win_{t}", f"{prefix}{t}") for _, prefix in decl.categories for t in range(players)
+                      if f"{prefix}{t}" in have}
+    return sorted(pairs)
+
+
+def histogram_columns(game, players):
+    """The game columns whose distributions a report draws: the length, the end condition, each Histogram
+    declaration's column and the columns of each PerSeat declaration that is not a rate."""
+    from analyzer.games.base import Histogram, PerSeat
+
+    cols = ["length", "end"]
+    for m in game.metrics:
+        if isinstance(m, Histogram):
+            cols.append(m.column)
+        elif isinstance(m, PerSeat) and not m.percent:  # (a rate per seat is shown without a histogram)
+            cols += [f"{m.prefix}{s}" for s in range(players)]
+    return cols
+
+
+def cross_pairs(game, shape, names, base_shape, base_names):
+    """The (a, b) pairs, a a column of a group (shape: players, rotations), b of its baseline, whose products
+    over the same deals the group's summary folds for paired differences: every column with the baseline's
+    column of the same name, and the columns of each metric with those of the baseline's metric of the same
+    key (its own definition, e.g. another even share, or the same one)."""
+    have, base_have = set(names), set(base_names)
+    pairs = {(c, c) for c in names if c in base_have}
+    base_metrics = {m.key: m for m in interval_metrics(game, *base_shape)}
+    for m in interval_metrics(game, *shape):
+        cols = [c for c in _columns(m) if c in have]
+        theirs = set(_columns(m)) | set(_columns(base_metrics.get(m.key, m)))
+        pairs |= {(a, b) for a in cols for b in theirs if b in base_have}
+    return sorted(pairs)

@@ -30,16 +30,22 @@ EXAMPLES = 3  # game indices kept per end condition
 
 @dataclass
 class Summary:
-    """Exact streaming summary of a group's per-deal integer rows: n, sums, cross products (with
-    itself and with the baseline group's rows of the same deals), histograms of the game columns."""
+    """Exact streaming summary of a group's per-deal integer rows: n, sums, histograms of the game columns
+    the report draws, and the cross products of the column pairs it reads (with itself, and with the
+    baseline group's rows of the same deals). Reading a pair that was not folded raises (`xx`, `xb`), as
+    does a histogram that was not kept: neither ever reads as 0."""
 
     names: list[str]
     spec: np.ndarray  # the group's layout for analyzer.fold (players, rotations, teams...)
+    # (a, b) column names whose products are folded besides each column's square; None: every pair
+    # (metrics.folded_pairs gives a run's)
+    pairs: list | None = None
+    hist_columns: list | None = None  # game columns whose histograms are kept; None: all (metrics.histogram_columns)
     n: int = 0
     sums: np.ndarray = None
-    xtx: np.ndarray = None
-    cross: np.ndarray = None  # this group's rows x the baseline group's rows
-    hists: dict = field(default_factory=dict)  # column -> counts of values 0, 1, 2, ... (per game)
+    xtx: np.ndarray = None  # folded pairs' cross products, both triangles (read them through xx)
+    cross: np.ndarray = None  # this group's rows x the baseline group's rows, at cross_pairs (read through xb)
+    hists: dict = field(default_factory=dict)  # hist_columns' column -> counts of values 0, 1, 2, ... (per game)
     examples: dict = field(default_factory=dict)  # end condition -> first game indices
     # z of the run's intervals: 1.96 for 95%, more when a stopped run looked several times (see stopping.py)
     z: float = 1.959963984540054
@@ -49,29 +55,62 @@ class Summary:
         self.index = {name: i for i, name in enumerate(self.names)}
         self.sums = np.zeros(k, dtype=np.int64)
         self.xtx = np.zeros((k, k), dtype=np.int64)
+        if self.pairs is None:
+            self.pairs = [(a, b) for i, a in enumerate(self.names) for b in self.names[i:]]
+        pairs = np.unique(np.sort(self._indices(self.pairs, self.index, self.index), axis=1), axis=0)
+        self._pairs = pairs[pairs[:, 0] != pairs[:, 1]]  # the squares are folded apart, for every column
+        c = int(self.spec[fold.SP_GAME_COLS])
+        if self.hist_columns is None:
+            self.hist_columns = self.names[:c]
+        self._hist_cols = np.array(sorted({self.index[name] for name in self.hist_columns}), dtype=np.int64)
+        assert (self._hist_cols < c).all(), "histograms are kept of game columns only"
+        self.folded = np.eye(k, dtype=bool)
+        self.folded[self._pairs[:, 0], self._pairs[:, 1]] = True
+        self.folded[self._pairs[:, 1], self._pairs[:, 0]] = True
+        self.cross_pairs = None  # (a, b) names, a of this group, b of the baseline (set_baseline)
+
+    @staticmethod
+    def _indices(pairs, index_a, index_b):
+        return np.array([(index_a[a], index_b[b]) for a, b in pairs], dtype=np.int64).reshape(-1, 2)
+
+    def set_baseline(self, base: "Summary", cross_pairs=None):
+        """Fold cross products with base's rows of the same deals at cross_pairs ((a, b) names, a of this
+        group, b of base; None: every pair)."""
+        if cross_pairs is None:
+            cross_pairs = [(a, b) for a in self.names for b in base.names]
+        self.cross_pairs = cross_pairs
+        self._cross = np.unique(self._indices(cross_pairs, self.index, base.index), axis=0)
+        self.cross = np.zeros((len(self.names), len(base.names)), dtype=np.int64)
+        self.cross_folded = np.zeros(self.cross.shape, dtype=bool)
+        self.cross_folded[self._cross[:, 0], self._cross[:, 1]] = True
 
     def add(self, outs: np.ndarray, base: "Summary | None" = None, base_outs: np.ndarray | None = None):
         """Fold in a chunk: outs holds the group's result rows (rotations x deals x game columns);
         base and base_outs, the baseline group's summary and rows of the same deals."""
-        c = int(self.spec[fold.SP_GAME_COLS])
         if outs.shape[1] == 0:
             return
-        low, high, wins = fold.value_range(outs, self.spec[fold.SP_PLAYERS])
+        low, high = fold.value_range(outs)
         if low < 0:
             raise ValueError(f"a game result column holds {low}: result columns must be non-negative")
+        if base is not None and self.cross_pairs is None:
+            self.set_baseline(base)
         self.n += outs.shape[1]
-        k = len(self.names)
-        upper = np.zeros((k, k), dtype=np.int64)
-        width = len(base.names) if base is not None else 1
-        cross = np.zeros((k, width), dtype=np.int64)
-        hist = np.zeros((c, high + 1), dtype=np.int64)
-        fold.fold_group(outs, self.spec, outs if base is None else base_outs,
-                        self.spec if base is None else base.spec, base is not None, high, wins, self.sums, upper, cross, hist)
-        self.xtx += upper + upper.T - np.diag(np.diag(upper))
+        squares = np.zeros(len(self.names), dtype=np.int64)
+        pair_sums = np.zeros(len(self._pairs), dtype=np.int64)
+        cross_pairs = self._cross if base is not None else self._pairs[:0]
+        cross_sums = np.zeros(len(cross_pairs), dtype=np.int64)
+        hist = np.zeros((len(self._hist_cols), high + 1), dtype=np.int64)
+        fold.fold_rows(outs, self.spec, outs if base is None else base_outs, self.spec if base is None else base.spec,
+                       base is not None, self._pairs, cross_pairs, self._hist_cols, self.sums, squares, pair_sums,
+                       cross_sums, hist)
+        self.xtx[np.diag_indices(len(self.names))] += squares
+        a, b = self._pairs[:, 0], self._pairs[:, 1]
+        self.xtx[a, b] += pair_sums
+        self.xtx[b, a] = self.xtx[a, b]
         if base is not None:
-            self.cross = cross if self.cross is None else self.cross + cross
-        for col in range(c):
-            self.add_hist(self.names[col], hist[col])
+            self.cross[cross_pairs[:, 0], cross_pairs[:, 1]] += cross_sums
+        for h, col in enumerate(self._hist_cols):
+            self.add_hist(self.names[col], hist[h])
 
     def merge(self, other: "Summary"):
         """Add the summary of other games of the same group (disjoint game indices)."""
@@ -79,7 +118,11 @@ class Summary:
         self.sums += other.sums
         self.xtx += other.xtx
         if other.cross is not None:
-            self.cross = other.cross.copy() if self.cross is None else self.cross + other.cross
+            if self.cross is None:
+                self.cross, self.cross_pairs, self._cross = other.cross.copy(), other.cross_pairs, other._cross
+                self.cross_folded = other.cross_folded
+            else:
+                self.cross += other.cross
         for name, counts in other.hists.items():
             self.add_hist(name, counts)
         for code, indices in other.examples.items():
@@ -95,6 +138,20 @@ class Summary:
             old[:len(counts)] += counts
             self.hists[name] = old
 
+    def xx(self, ia, ib):
+        """Sum over deals of column ia x column ib (indices)."""
+        if not self.folded[ia, ib]:
+            raise KeyError(f"the products of {self.names[ia]} and {self.names[ib]} were not folded: "
+                           "add the pair to analyzer.metrics.folded_pairs")
+        return int(self.xtx[ia, ib])
+
+    def xb(self, ia, ib):
+        """Sum over deals of column ia x the baseline's column ib (indices), over the same deals."""
+        if self.cross is None or not self.cross_folded[ia, ib]:
+            raise KeyError(f"the products of {self.names[ia]} with the baseline's column {ib} were not folded: "
+                           "add the pair to analyzer.metrics.cross_pairs")
+        return int(self.cross[ia, ib])
+
     def col(self, name):
         return self.index[name]
 
@@ -102,7 +159,7 @@ class Summary:
         return int(self.sums[self.index[name]])
 
     def ss(self, a, b=None):
-        return int(self.xtx[self.index[a], self.index[b or a]])
+        return self.xx(self.index[a], self.index[b or a])
 
 
 @dataclass
@@ -267,15 +324,25 @@ class Tally:
 
 
 def new_tally(sc: Scenario) -> Tally:
+    from analyzer import metrics
+
     game = sc.game
-    summaries = []
+    summaries, shapes = [], []
     for g in arm_groups(sc):
         players = len(g[0].seats)
         cols, names = group_columns(game, players, len(g))
-        summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players))))
+        summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players)),
+                                 metrics.folded_pairs(game, players, len(g), names),
+                                 metrics.histogram_columns(game, players)))
+        shapes.append((players, len(g)))
+    refs = reference_groups(sc)
+    for summary, shape, ref in zip(summaries, shapes, refs):
+        if ref is not None:
+            base = summaries[ref]
+            summary.set_baseline(base, metrics.cross_pairs(game, shape, summary.names, shapes[ref], base.names))
     metric_col = sc.comparison.get("metric_column")
     k = len(summaries)
-    return Tally(summaries, reference_groups(sc), metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
+    return Tally(summaries, refs, metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
                  np.zeros((k, k), dtype=np.int64) if metric_col else None)
 
 

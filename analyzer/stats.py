@@ -20,7 +20,9 @@ def wilson(k, n, z=Z95):
     denom = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / denom
-    return (p, max(0.0, centre - half), min(1.0, centre + half))
+    # at k = 0 or k = n the bound that should equal p misses it by a rounding error (1.7e-18 above 0 at
+    # 0 of 200): the interval must contain p, or a plot's error bar below it would be negative
+    return (p, min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half)))
 
 
 def mean_ci(s, ss, n, z=Z95):

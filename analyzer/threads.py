@@ -6,9 +6,8 @@ plain threads instead. The games are cut into contiguous blocks (several per thr
 free up, so a thread slowed by a busy machine does not hold the others back); every game's result
 depends only on its index, so neither the blocks nor the thread count change any result.
 
-The fold (analyzer.fold) runs the same way over parts of a chunk's deals: its sums are integers, so
-the split changes no total either. And since these kernels release the GIL, the runner folds one chunk
-on a background thread while the next one is played.
+Since these kernels release the GIL, the runner folds one chunk (analyzer.fold, also nogil) on a
+background thread while the next one is played.
 """
 from concurrent.futures import ThreadPoolExecutor
 

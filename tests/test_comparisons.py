@@ -189,15 +189,10 @@ def fake_outs(rng, rotations, deals, players, extra, teams):
 
 @pytest.mark.parametrize("players, rotations, teams", [(4, 1, ((0, 2), (1, 3))), (4, 4, ((0, 2), (1, 3))),
                                                        (3, 1, None), (5, 5, None), (2, 2, None)])
-@pytest.mark.parametrize("block", [None, 7, 0])
-def test_numba_fold_matches_the_numpy_definition(players, rotations, teams, block, monkeypatch):
-    """Sums, cross products with itself and with a baseline, and histograms, exactly: in float64 blocks
-    of rows (the default size, a small one that splits the chunks unevenly) and in integers (block 0)."""
+def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
+    """Sums, cross products with itself and with a baseline, and histograms, exactly, every pair folded."""
     from analyzer import fold
     from analyzer.runner import Summary
-
-    if block is not None:
-        monkeypatch.setattr(fold, "BLOCK", block)
 
     rng = np.random.default_rng(players * 10 + rotations)
     outs = fake_outs(rng, rotations, 700, players, 3, teams)
@@ -224,9 +219,45 @@ def test_numba_fold_matches_the_numpy_definition(players, rotations, teams, bloc
     assert np.array_equal(dest, rows[:, -1])
 
 
+def test_a_summary_folds_only_the_pairs_it_is_given_and_refuses_to_read_the_others():
+    """The folded pairs (and cross pairs with a baseline) are exact; any other pair raises, never reads 0."""
+    from analyzer import fold
+    from analyzer.runner import Summary
+
+    rng = np.random.default_rng(3)
+    outs = fake_outs(rng, 4, 500, 4, 3, None)
+    base_outs = fake_outs(rng, 1, 500, 4, 3, None)
+    spec = fold.group_spec(4, 4, outs.shape[2], None)
+    base_spec = fold.group_spec(4, 1, outs.shape[2], None)
+    rows = reference_rows(list(outs), 4, 4, None)
+    base_rows = reference_rows(list(base_outs), 4, 1, None)
+    names = [f"c{k}" for k in range(rows.shape[1])]
+    base_names = [f"c{k}" for k in range(base_rows.shape[1])]
+    pairs = [("c1", "c5"), ("c7", "c2"), ("c3", "c3"), ("c2", "c7")]  # (a duplicate, in the other order)
+    cross_pairs = [("c0", "c0"), ("c9", "c4")]
+    base = Summary(base_names, base_spec)
+    base.add(base_outs)
+    s = Summary(names, spec, pairs)
+    s.set_baseline(base, cross_pairs)
+    s.add(outs[:, :200], base, base_outs[:, :200])
+    s.add(outs[:, 200:], base, base_outs[:, 200:])
+    full, full_cross = rows.T @ rows, rows.T @ base_rows
+    for a, b in pairs:
+        assert s.ss(a, b) == s.ss(b, a) == full[s.index[a], s.index[b]]
+    for a, b in cross_pairs:
+        assert s.xb(s.index[a], base.index[b]) == full_cross[s.index[a], base.index[b]]
+    assert np.array_equal(s.sums, rows.sum(axis=0))
+    with pytest.raises(KeyError, match="c1 and c2 were not folded"):
+        s.ss("c1", "c2")
+    with pytest.raises(KeyError, match="c0 and c0 were not folded"):
+        s.ss("c0")
+    with pytest.raises(KeyError, match="baseline"):
+        s.xb(s.index["c4"], base.index["c9"])
+
+
 def test_fold_stays_exact_with_large_values():
-    """Game values near 2**19 over 5 rotations: row entries near 2**21.3, so float64 blocks of about 1,300
-    deals; the sums and cross products are still exact integers."""
+    """Game values near 2**19 over 5 rotations: row entries near 2**21.3, their products near 2**42.6 (beyond
+    float64's exact integers when summed), and the int64 sums over 3,000 deals are still exact."""
     from analyzer import fold
     from analyzer.runner import Summary
 
@@ -236,8 +267,6 @@ def test_fold_stays_exact_with_large_values():
     outs[:, :, -1] = rng.integers(high - 1000, high + 1, size=(5, 3000))
     spec = fold.group_spec(5, 5, outs.shape[2], None)
     rows = reference_rows(list(outs), 5, 5, None)
-    block = fold.exact_block(spec, *fold.value_range(outs, 5)[1:])
-    assert 1000 < block < fold.BLOCK
     s = Summary([f"c{k}" for k in range(rows.shape[1])], spec)
     s.add(outs)
     assert np.array_equal(s.sums, rows.sum(axis=0))

@@ -16,6 +16,15 @@ def test_wilson_textbook_values():
     assert wilson(0, 20)[2] == pytest.approx(0.1611, abs=1e-4)
 
 
+@pytest.mark.parametrize("n", [1, 7, 200, 263, 10_000, 123_457])
+def test_wilson_interval_contains_its_estimate_at_zero_and_all(n):
+    """0 of 200 gave a lower bound of 1.7e-18 by rounding, above the estimate 0: a negative error bar that
+    made matplotlib refuse the report's plot."""
+    for k in (0, n):
+        p, lo, hi = wilson(k, n)
+        assert lo <= p <= hi and 0.0 <= lo and hi <= 1.0
+
+
 def test_mean_ci_matches_direct_computation():
     x = np.array([3, 5, 8, 1, 2, 9, 4], dtype=float)
     m, lo, hi = mean_ci(x.sum(), (x * x).sum(), len(x))

@@ -410,12 +410,7 @@ def ladder_sections(result, out):
     def share(g):
         """(share metric, its value, edge metric) of the rung: its team's share where partners play (the
         rung's credit is half its team's), else its own."""
-        teams = sc.game.teams(g.players)
-        size = len(teams[0]) if teams else 1
-        units = len(teams) if teams else g.players
-        m = M.Metric("policy_share_0", "win share", "pcredit_0", scale=size / CREDIT, percent=True)
-        edge = M.Metric("skill", "skill", "pcredit_0", scale=size / CREDIT, percent=True, offset=-1 / units,
-                        adjust="no_winner", adjust_scale=1 / units, points=True)
+        m, edge = M.ladder_metrics(sc.game, g.players)
         return m, M.value_ci(m, g.summary, g.rotations), edge
 
     def even(g):

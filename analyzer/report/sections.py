@@ -222,7 +222,7 @@ def group_sections(result, g, out, prefix=""):
         b.append(Table(["metric", "value (95% CI)", "meaning"], rows))
         for decl in game.metrics:
             if isinstance(decl, PerSeat) and not decl.percent:
-                series = [(f"seat {i}", s.hists.get(f"{decl.prefix}{i}", np.zeros(1, dtype=np.int64))) for i in range(n)]
+                series = [(f"seat {i}", s.hists[f"{decl.prefix}{i}"]) for i in range(n)]
                 path = plots.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label, decl.label.lower())
                 b.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
             elif isinstance(decl, Histogram) and decl.column != "length":
@@ -417,7 +417,7 @@ def _policy_shares(result, g, ms):
                    f"in every seat on the same cards: this separates a policy's strength from its seat's "
                    f"advantage.{note}"))
     for j in range(n):
-        b.append(Text(edge_text(f"The policy of seat {j}", M.even_edge("edge", "", f"pcredit_{j}", n), s, rot, n,
+        b.append(Text(edge_text(f"The policy of seat {j}", M.policy_edge(j, n), s, rot, n,
                                 result.scenario.margin)))
     # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
     rows = []
