@@ -220,7 +220,8 @@ def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
 
 
 def test_a_summary_folds_only_the_pairs_it_is_given_and_refuses_to_read_the_others():
-    """The folded pairs (and cross pairs with a baseline) are exact; any other pair raises, never reads 0."""
+    """The folded pairs (and cross pairs with a baseline) are exact; any other pair raises, never reads 0;
+    histograms are kept of the columns asked for only."""
     from analyzer import fold
     from analyzer.runner import Summary
 
@@ -237,7 +238,7 @@ def test_a_summary_folds_only_the_pairs_it_is_given_and_refuses_to_read_the_othe
     cross_pairs = [("c0", "c0"), ("c9", "c4")]
     base = Summary(base_names, base_spec)
     base.add(base_outs)
-    s = Summary(names, spec, pairs)
+    s = Summary(names, spec, pairs, ["c2", "c5"])
     s.set_baseline(base, cross_pairs)
     s.add(outs[:, :200], base, base_outs[:, :200])
     s.add(outs[:, 200:], base, base_outs[:, 200:])
@@ -249,10 +250,13 @@ def test_a_summary_folds_only_the_pairs_it_is_given_and_refuses_to_read_the_othe
     assert np.array_equal(s.sums, rows.sum(axis=0))
     with pytest.raises(KeyError, match="c1 and c2 were not folded"):
         s.ss("c1", "c2")
-    with pytest.raises(KeyError, match="c0 and c0 were not folded"):
-        s.ss("c0")
+    with pytest.raises(KeyError, match="c0 and c4 were not folded"):
+        s.ss("c0", "c4")
+    assert np.array_equal(np.diag(s.xtx), np.diag(full))  # every column's square is folded
     with pytest.raises(KeyError, match="baseline"):
         s.xb(s.index["c4"], base.index["c9"])
+    assert sorted(s.hists) == ["c2", "c5"]
+    assert np.array_equal(np.trim_zeros(s.hists["c5"], "b"), np.bincount(outs[:, :, 5].ravel()))
 
 
 def test_fold_stays_exact_with_large_values():
