@@ -13,14 +13,22 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numba
 
-BLOCKS_PER_THREAD = 8  # small enough blocks to balance the threads, large enough to amortise a call
+SHARE_PER_THREAD = 2  # a block is 1 / (threads x this) of the games left: see blocks
 
 
 def blocks(n, step, threads):
-    """(lo, hi) ranges covering 0..n-1: multiples of `step` games, about BLOCKS_PER_THREAD per thread."""
-    per = -(-n // (threads * BLOCKS_PER_THREAD))
-    size = max(step, -(-per // step) * step)
-    return [(lo, min(lo + size, n)) for lo in range(0, n, size)]
+    """(lo, hi) ranges covering 0..n-1, multiples of `step` games, in decreasing sizes (guided scheduling):
+    each block is a share of the games still left, so the first blocks are large (a call per block) and the
+    last ones small, and the threads finish a batch together. With equal blocks (8 per thread) a thread
+    left with a whole block at the end of every chunk held the others idle, about 3% of a Noize run."""
+    out = []
+    lo = 0
+    while lo < n:
+        share = -(-(n - lo) // (threads * SHARE_PER_THREAD))
+        size = max(step, -(-share // step) * step)
+        out.append((lo, min(lo + size, n)))
+        lo += size
+    return out
 
 
 def run_in_blocks(kernel, n, step, head, tail):
