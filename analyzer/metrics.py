@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, replace
 
 from analyzer.runner import CREDIT
-from analyzer.stats import wilson
+from analyzer.stats import signed_points, wilson
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class Metric:
         if x is None or math.isnan(x):
             return "n/a"
         if self.points:
-            return f"{100 * x:+.1f} pts"
+            return f"{signed_points(x)} pts"
         return f"{100 * x:.1f}%" if self.percent else f"{x:.3g}" if abs(x) < 100 else f"{x:,.1f}"
 
     def fmt_diff(self, x):

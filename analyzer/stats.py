@@ -95,10 +95,15 @@ def margin_words(lo, hi, margin, unit_fmt):
             f"ruled out; more games would tell")
 
 
+def signed_points(x):
+    """x (a share) in points with its sign, one decimal: a value that rounds to zero is +0.0, never -0.0."""
+    return f"{round(100 * x, 1) + 0.0:+.1f}"
+
+
 def edge_verdict(subject, share, lo, hi, even, even_words="an even share", margin=DEFAULT_MARGIN):
     """Plain words on a seat's (or policy's) win share against an even share, and whether it matters."""
     diff, dlo, dhi = share - even, lo - even, hi - even
-    ci = f"95% CI {100 * dlo:+.1f} to {100 * dhi:+.1f} points"
+    ci = f"95% CI {signed_points(dlo)} to {signed_points(dhi)} points"
     if math.isnan(lo):
         return f"{subject} wins {pct(share)} of the time (too few games for an interval)."
     matters = margin_words(dlo, dhi, margin, lambda x: f"{100 * x:.1f} points")

@@ -66,3 +66,10 @@ def test_verdicts_say_what_the_interval_says():
     assert "no detectable edge" in edge_verdict("Seat 0", 0.251, 0.248, 0.254, 0.25)
     v = edge_verdict("Seat 0", 0.281, 0.278, 0.284, 0.25)
     assert "3.1 points more often" in v and "real edge" in v and "+2.8 to +3.4" in v
+
+
+def test_an_edge_that_rounds_to_zero_reads_plus_zero_not_minus_zero():
+    """Identical policies rotated give an interval of a rounding error either side around an even share: the
+    Fight Song ladder's report read "95% CI -0.0 to +0.0 points"."""
+    v = edge_verdict("Team of seats 0+2", 0.5, 0.5 - 1e-12, 0.5 + 1e-12, 0.5)
+    assert "95% CI +0.0 to +0.0 points" in v and "-0.0" not in v

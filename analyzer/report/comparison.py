@@ -15,7 +15,7 @@ from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.runner import CREDIT
-from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value
+from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value, signed_points
 
 
 def comparison_sections(result, out):
@@ -458,8 +458,8 @@ def ladder_sections(result, out):
             words = "skill may matter (more games would tell)"
         player = "the best player's team" if sc.game.teams(g.players) else "the best player"
         b.append(Text(f"{who}{words}: {player} ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
-                      f"against an even {pct(even(g))}: skill number {100 * d:+.1f} points (95% CI "
-                      f"{100 * dlo:+.1f} to {100 * dhi:+.1f}).", "verdict"))
+                      f"against an even {pct(even(g))}: skill number {signed_points(d)} points (95% CI "
+                      f"{signed_points(dlo)} to {signed_points(dhi)}).", "verdict"))
     b += _level_with_the_best(rungs, [share(g)[1] for g in by_variant[0]], top)
     base_top = by_variant[0][top]
     for vname, vgroups in list(zip(variants, by_variant))[1:]:
@@ -472,8 +472,8 @@ def ladder_sections(result, out):
         if lo > 0 or hi < 0:
             change = f"{'raises' if d > 0 else 'lowers'} the value of skill by {abs(100 * d):.1f} points"
         else:
-            change = f"does not detectably change the value of skill ({100 * d:+.1f} points)"
-        b.append(Text(f"{vname} {change}, 95% CI {100 * lo:+.1f} to {100 * hi:+.1f} "
+            change = f"does not detectably change the value of skill ({signed_points(d)} points)"
+        b.append(Text(f"{vname} {change}, 95% CI {signed_points(lo)} to {signed_points(hi)} "
                       f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).", "verdict"))
     b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
     b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
