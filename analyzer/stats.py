@@ -96,8 +96,14 @@ def margin_words(lo, hi, margin, unit_fmt):
 
 
 def signed_points(x):
-    """x (a share) in points with its sign, one decimal: a value that rounds to zero is +0.0, never -0.0."""
-    return f"{round(100 * x, 1) + 0.0:+.1f}"
+    """x (a share) in points with its sign and one decimal, or as many more (up to four) as it takes not to
+    round to zero, so that a bound just below zero reads -0.04, not -0.0; only a rounding error (below
+    0.00005 points) reads +0.0."""
+    v = 100 * x
+    for digits in (1, 2, 3, 4):
+        if round(v, digits) != 0:
+            return f"{v:+.{digits}f}"
+    return "+0.0"
 
 
 def edge_verdict(subject, share, lo, hi, even, even_words="an even share", margin=DEFAULT_MARGIN):

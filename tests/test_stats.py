@@ -73,3 +73,6 @@ def test_an_edge_that_rounds_to_zero_reads_plus_zero_not_minus_zero():
     Fight Song ladder's report read "95% CI -0.0 to +0.0 points"."""
     v = edge_verdict("Team of seats 0+2", 0.5, 0.5 - 1e-12, 0.5 + 1e-12, 0.5)
     assert "95% CI +0.0 to +0.0 points" in v and "-0.0" not in v
+    # a real handicap whose interval ends just below zero says so
+    v = edge_verdict("Seat 2", 0.249, 0.248, 0.2496, 0.25)
+    assert "95% CI -0.2 to -0.04 points): a real handicap" in v
