@@ -15,7 +15,7 @@ from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text
 from analyzer.runner import slug as runner_slug
-from analyzer.stats import edge_verdict, pct, wilson
+from analyzer.stats import edge_verdict, pct, signed_points, wilson
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -276,7 +276,7 @@ def card_power_sections(game, s, n, rot, prefix=""):
                 continue  # never happened (e.g. the Excuse with the basic deck)
             p, lo, hi = wilson(k, m, s.z)
             rows.append((p, [f"{decl.label}: {words}", f"{m:,}", f"{pct(p)} ({pct(lo)} to {pct(hi)})",
-                             f"{100 * (p - p0):+.1f} pts"]))
+                             f"{signed_points(p - p0)} pts"]))
     rows.sort(key=lambda r: -r[0])
     decl0, (k0, m0), _ = found[0]
     b.append(Table(["a seat that got", "seat-games", "win rate (95% CI)", "against any seat"], [r for _, r in rows],
