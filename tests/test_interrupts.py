@@ -34,7 +34,10 @@ rules.shuffle_each_round = true
 
 @pytest.fixture
 def signal_on_call(monkeypatch):
-    """Make the n-th kernel call of a game send `sig` to this process (as Ctrl-C or kill would)."""
+    """Make the n-th kernel call of a game send `sig` to this process (as Ctrl-C or kill would). Ctrl-C
+    raises KeyboardInterrupt as in a terminal even when the tests were started where SIGINT is ignored
+    (a background job of a script: there Python leaves it ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
 
     def arm(game_name, n, sig):
         game = get_game(game_name)
@@ -50,7 +53,8 @@ def signal_on_call(monkeypatch):
         monkeypatch.setattr(game, "run_batch", run_batch)
         return calls
 
-    return arm
+    yield arm
+    signal.signal(signal.SIGINT, previous)
 
 
 def run_cli(tmp_path, *extra):
