@@ -210,9 +210,7 @@ def ladder_metrics(game, players):
     size = len(teams[0]) if teams else 1
     units = len(teams) if teams else players
     share = Metric("policy_share_0", "win share", "pcredit_0", scale=size / CREDIT, percent=True)
-    skill = Metric("skill", "skill", "pcredit_0", scale=size / CREDIT, percent=True, offset=-1 / units,
-                   adjust="no_winner", adjust_scale=1 / units, points=True)
-    return share, skill
+    return share, replace(even_edge("skill", "skill", "pcredit_0", units), scale=size / CREDIT)
 
 
 def interval_metrics(game, players, rotations):
