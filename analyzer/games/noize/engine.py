@@ -487,8 +487,25 @@ def geometry_of(rules, D, width):
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
-def run(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at,
-        moves, out, trace, trace_on, look):
+def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack,
+        prefix, hand, cnt, row_at, moves, out, trace, trace_on, look):
+    """Play games first_game + lo .. first_game + hi - 1 of the run keyed by seed into out[lo:hi], each with its
+    random streams keyed to it; append events to `trace` if trace_on (0/1: a block of one game). Returns the
+    number of events the last game wrote (-1 if the trace buffer was too small).
+
+    A block, not one game per call: a call passes every array as its fields on the stack (over a hundred
+    words here), which cost about a tenth of a game when play_chunk called run once per game."""
+    ne = 0
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        ne = _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand,
+                   cnt, row_at, moves, out[i], trace, trace_on, look)
+    return ne
+
+
+@njit(cache=True, inline="always")  # one caller: run
+def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
+          row_at, moves, out, trace, trace_on, look):
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
@@ -599,8 +616,9 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand,
-               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, None)
+    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1],
+               seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out.reshape((1, out.shape[0])),
+               trace, trace_on, None)
 
 
 CHUNK = 64  # the batch's blocks are multiples of this many games
@@ -618,10 +636,8 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
-    for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        run(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand,
-            cnt, row_at, moves, out[i], dummy, np.int64(0), None)
+    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+        rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0), None)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):

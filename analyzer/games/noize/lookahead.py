@@ -45,7 +45,7 @@ from analyzer.games.noize.engine import (
     R_START, THRESHOLD_DEFAULTS, _bidding, _columns, _deal, _min_legal, _next_seat, _open_round, _prefix_counts, _settle, fewest,
     p_holds, run, threshold_move)
 from analyzer.games.noize.engine import _scratch as _game_scratch
-from analyzer.rng import GOLDEN, mix64, new_streams, next_u64, reset_streams, shuffle
+from analyzer.rng import GOLDEN, mix64, new_streams, next_u64, shuffle
 from analyzer.threads import run_in_blocks
 
 LA_SAMPLES, LA_HORIZON = 0, 1  # a lookahead seat's parameter columns
@@ -249,8 +249,9 @@ def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows,
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
     look = _scratch(deck, pol, seat_rows, out.shape[0])
-    return run(rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand,
-               rng, stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, look)
+    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1],
+               seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out.reshape((1, out.shape[0])),
+               trace, trace_on, look)
 
 
 @njit(cache=True, nogil=True)
@@ -262,10 +263,8 @@ def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, acti
     look = _scratch(deck, pol, seat_rows, out.shape[1])
     moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
-    for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        run(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand,
-            cnt, row_at, moves, out[i], dummy, np.int64(0), look)
+    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+        rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0), look)
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
