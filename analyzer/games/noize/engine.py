@@ -1,4 +1,4 @@
-"""Bring the Noize in numba: one game per call, a parallel batch over games.
+"""Bring the Noize in numba: `run` plays a block of games, the batch runs blocks on a pool of threads.
 
 The stack is a cycle: dealing takes hands from the top, and gathering puts them back under the stack
 in the order they were dealt (seat order from the dealer's left, each hand in dealt order). So
