@@ -211,11 +211,56 @@ def excuse_delta(t0, t1, pre, slot, cs, v, r, pc, mg1, mask, mexc, hope, mk, cat
 
 
 @helper(forceinline=True)
-def on_tale(t, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
-    """Value change of adding a non-Excuse card to the open tale t, meme gone or not (m); the
-    caller has checked that it fits."""
+def on_tale(t, kt, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
+    """Value change of adding a non-Excuse card to the open tale t (keep value kt), meme gone or not
+    (m); the caller has checked that it fits."""
     nt = t_add(t, cs, v, r, pc, 0, 0 if m else mask, 0 if m else mexc)
-    return kv_t(nt, m, hope, mk, cat) - kv_t(t, m, hope, mk, cat)
+    return kv_t(nt, m, hope, mk, cat) - kt
+
+
+@helper(forceinline=True)
+def kvs(t0, t1, hope, mk, cat):
+    """A position's keep values, computed once for all its uses: tale 0 and tale 1, meme known
+    (f) and gone (t)."""
+    return (kv_t(t0, False, hope, mk, cat), kv_t(t0, True, hope, mk, cat), kv_t(t1, False, hope, mk, cat),
+            kv_t(t1, True, hope, mk, cat))
+
+
+@helper(forceinline=True)
+def cgain_k(t, mg, kf, kt, o, okf, okt, mask, mexc, hope):
+    """cgain_t (extra 0) from the keep values of t (kf, kt) and of the other tale o (okf, okt)."""
+    now, sm = score_t(t, mg, 0, mask, mexc)
+    gain = now + E0_FACTOR * hope - (kt if mg else kf)
+    mg2 = mg
+    if sm and not mg:
+        mg2 = True
+        if o[0] > 0:
+            gain += okt - okf
+    return gain, mg2
+
+
+@helper(forceinline=True)
+def gains_k(t0, t1, mg, k, mask, mexc, hope):
+    """conclusion_gains from the position's keep values k (kvs)."""
+    g0 = 0.0
+    g1 = 0.0
+    mga = mg
+    mgb = mg
+    if t0[0] > 0:
+        g0, mga = cgain_k(t0, mg, k[0], k[1], t1, k[2], k[3], mask, mexc, hope)
+    if t1[0] > 0:
+        g1, mgb = cgain_k(t1, mg, k[2], k[3], t0, k[0], k[1], mask, mexc, hope)
+    return g0, g1, mga, mgb
+
+
+@helper(forceinline=True)
+def card_news(cs, v, r, pc, mask, mexc, hope, mk, cat):
+    """move_values' change in value of a card starting a tale, meme known (nf) and gone (ntg): the
+    same in every position."""
+    e0 = E0_FACTOR * hope
+    nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0
+    ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0
+    return nf, ntg
 
 
 @helper()
@@ -227,15 +272,17 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
     played tale's keep value (`move_values`). Ties go to the first found (card order, then -1/0/1,
     then slot)."""
-    g0, g1, mga, mgb = conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat)
+    kp = kvs(t0, t1, hope, mk, cat)
+    g0, g1, mga, mgb = gains_k(t0, t1, mg, kp, mask, mexc, hope)
     best = -1e18
     bi = -1
     bk = -1
     for i in range(5):
         if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
-        x = move_values(t0, t1, mg, g0, g1, mga, mgb, ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk,
-                        cat)
+        nf, ntg = card_news(ccs[i], cv[i], cr[i], cpc[i], mask, mexc, hope, mk, cat)
+        x = move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, ccs[i], cv[i], cr[i], cpc[i], cex[i], mask,
+                        mexc, hope, mk, cat)
         for k in range(6):
             if x[k] > best + EPS:
                 best = x[k]
@@ -265,7 +312,8 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
 
 @helper(forceinline=True)
 def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
-    """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played."""
+    """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played, with that
+    position's keep values (kvs) and conclusion gains."""
     if pre == 0:
         p, sm = score_t(t0, mg, 0, mask, mexc)
         t0 = empty_tale()
@@ -292,9 +340,28 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
             t1 = empty_tale()
         banked += p
         mg = mg or sm
-    t0, t1, mg, p = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-    banked += p
-    return t0, t1, mg, banked
+    # vol_t, keeping the last position's keep values and gains (the caller's next pick needs them)
+    while True:
+        k = kvs(t0, t1, hope, mk, cat)
+        g0, g1, mga, mgb = gains_k(t0, t1, mg, k, mask, mexc, hope)
+        bt = -1
+        bg = EPS
+        if t0[0] > 0 and g0 > bg:
+            bg = g0
+            bt = 0
+        if t1[0] > 0 and g1 > bg:
+            bt = 1
+        if bt < 0:
+            break
+        if bt == 0:
+            p, sm = score_t(t0, mg, 0, mask, mexc)
+            t0 = empty_tale()
+        else:
+            p, sm = score_t(t1, mg, 0, mask, mexc)
+            t1 = empty_tale()
+        banked += p
+        mg = mg or sm
+    return t0, t1, mg, banked, k, (g0, g1, mga, mgb)
 
 
 # -------------------------------------------------------------------------------------------------
@@ -305,25 +372,34 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
 # followed by playing the chosen move; the values of one card's moves depend only on the position
 # (the two tales and whether the meme is gone), not on the other cards of the group. So the
 # positions reached are kept as nodes of a tree, each with its cards' move values (computed once)
-# and the node each move leads to: a group's value replays the very same scan over the cached move
-# values, then follows the moves down the tree. The results are those of `sim`, bit for bit.
+# and the node each move leads to. The results are those of `sim`, bit for bit.
+# Usually a node's scan is an argmax: when every card's six values are apart (card_top) and the
+# cards' best values are equal or more than 4 EPS apart, `pick` over any subset of the cards takes
+# the card with the highest best value (the first one on a tie). Then the groups reaching a node
+# with cards S still allowed are U (the cards played) plus every subset of S, and each card c of S
+# leads to one child, where the cards allowed are those of S that rank below c: the tree is built
+# node by node (one node per group, no scans). At a node where that does not hold, the groups
+# through it replay pick's scan exactly, step by step (`walk`), as every group once did.
 ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
 NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
 # node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
 # first, move values computed (per card), child node of each card's six moves (-1: not visited),
-# per card: its best move (card_top) and whether that stands for its six moves
+# per card: its best move (card_top) and whether that stands for its six moves; the cards played
+# (U) and the cards allowed (S, 0: a node of a walk)
 NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH, NI_TOPK, NI_SEP = 0, 10, 20, 21, 22, 23, 24, 29, 59, 64
-N_NI = NI_SEP + 5
+NI_U, NI_S = 69, 70
+N_NI = NI_S + 1
 # node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values,
-# each card's best move value
-NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP = 0, 1, 2, 3, 33
-N_NF = NF_TOP + 5
+# each card's best move value, the position's keep values (kvs)
+NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP, NF_K = 0, 1, 2, 3, 33, 38
+N_NF = NF_K + 4
 
 
 @helper(forceinline=True)
-def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
+def move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
-    in position (t0, t1, mg), with the conclusion gains g0, g1 and meme-gone flags mga, mgb."""
+    in position (t0, t1, mg), with the conclusion gains g0, g1, meme-gone flags mga, mgb, keep
+    values kp (kvs) and the card's card_news nf, ntg."""
     neg = -np.inf
     x0 = x1 = x2 = x3 = x4 = x5 = neg
     o0 = t0[0] > 0
@@ -352,16 +428,12 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
         return x0, x1, x2, x3, x4, x5
     f0 = t0[2] if (o0 and t0[9] == 0) else np.int64(0)
     f1 = t1[2] if (o1 and t1[9] == 0) else np.int64(0)
-    e0 = E0_FACTOR * hope
-    anyg = mg or mga or mgb
-    nf = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, mask, mexc), False, hope, mk, cat) - e0 if not mg else 0.0
-    ntg = kv_t(t_add(empty_tale(), cs, v, r, pc, 0, 0, 0), True, hope, mk, cat) - e0 if anyg else 0.0
     fit0 = (cs & f0) != 0
     fit1 = (cs & f1) != 0
-    p0f = on_tale(t0, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
-    p0t = on_tale(t0, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
-    p1f = on_tale(t1, cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
-    p1t = on_tale(t1, cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
+    p0f = on_tale(t0, kp[0], cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit0 and not mg) else 0.0
+    p0t = on_tale(t0, kp[1], cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit0 and (mg or mgb)) else 0.0
+    p1f = on_tale(t1, kp[2], cs, v, r, pc, False, mask, mexc, hope, mk, cat) if (fit1 and not mg) else 0.0
+    p1t = on_tale(t1, kp[3], cs, v, r, pc, True, mask, mexc, hope, mk, cat) if (fit1 and (mg or mga)) else 0.0
     # conclude nothing first
     new = ntg if mg else nf
     if not o0:
@@ -394,10 +466,10 @@ def move_values(t0, t1, mg, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope
 @helper(forceinline=True)
 def card_top(x):
     """A card's six move values x as pick scans them: (top value, first move with it, whether they are
-    apart). Apart: any two finite values are equal or differ by more than 4 EPS. Then, from any best
-    value so far, pick's scan of the six (keep the first that beats the best by EPS) ends on the top
-    move if the top value beats the best by EPS, and keeps the best otherwise: one comparison
-    instead of a chain of six."""
+    apart). Apart: every value is the top or more than 4 EPS below it. Then, from any best value so
+    far, pick's scan of the six (keep the first that beats the best by EPS) ends on the top move if
+    the top value beats the best by EPS (any value it takes before is below the top by more than
+    EPS), and keeps the best otherwise: one comparison instead of a chain of six."""
     top = x[0]
     tk = 0
     for k in range(1, 6):
@@ -405,27 +477,11 @@ def card_top(x):
             top = x[k]
             tk = k
     apart = True
-    for j in range(6):
-        for k in range(j + 1, 6):
-            if np.isfinite(x[j]) and np.isfinite(x[k]):
-                gap = abs(x[j] - x[k])
-                if gap != 0.0 and gap <= 4 * EPS:
-                    apart = False
+    for k in range(6):
+        gap = top - x[k]  # (+inf for a move that is not one)
+        if gap != 0.0 and gap <= 4 * EPS:
+            apart = False
     return top, tk, apart
-
-
-@helper(forceinline=True)
-def conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat):
-    """pick's gains of concluding tale 0 / tale 1 first and the meme-gone flags after: (g0, g1, mga, mgb)."""
-    g0 = 0.0
-    g1 = 0.0
-    mga = mg
-    mgb = mg
-    if t0[0] > 0:
-        g0, mga = cgain_t(t0, t1, mg, 0, mask, mexc, hope, mk, cat)
-    if t1[0] > 0:
-        g1, mgb = cgain_t(t1, t0, mg, 0, mask, mexc, hope, mk, cat)
-    return g0, g1, mga, mgb
 
 
 @helper(forceinline=True)
@@ -435,19 +491,22 @@ def node_tale(ni, n, b):
 
 
 @helper(forceinline=True)
-def set_node(ni, nf, n, t0, t1, mg, banked, mask, mexc, hope, mk, cat, v0):
-    """Store a position as node n (its move values not computed yet, no children)."""
+def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
+    """Store a position as node n (its move values not computed yet, no children), with its keep
+    values k (kvs) and conclusion gains."""
     for j in range(10):
         ni[n, NI_T0 + j] = t0[j]
         ni[n, NI_T1 + j] = t1[j]
     ni[n, NI_MG] = 1 if mg else 0
     ni[n, NI_BANK] = banked
-    g0, g1, mga, mgb = conclusion_gains(t0, t1, mg, mask, mexc, hope, mk, cat)
+    g0, g1, mga, mgb = gains
     ni[n, NI_MGA] = 1 if mga else 0
     ni[n, NI_MGB] = 1 if mgb else 0
     nf[n, NF_G0] = g0
     nf[n, NF_G1] = g1
-    nf[n, NF_FIN] = banked + kv_t(t0, mg, hope, mk, cat) + kv_t(t1, mg, hope, mk, cat) - v0
+    for j in range(4):
+        nf[n, NF_K + j] = k[j]
+    nf[n, NF_FIN] = banked + (k[1] if mg else k[0]) + (k[3] if mg else k[2]) - v0
     for i in range(5):
         ni[n, NI_OK + i] = 0
     for j in range(30):
@@ -495,8 +554,8 @@ def base_tales(st, tbl, seat, pr):
 
 @helper()
 def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
-    """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m = 1..30: `sim` of each
-    group, replayed on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
+    """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m in `want` (1..30): `sim`
+    of each group, on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
     ccs, cv, cr, cpc, cex = card_tuples(tbl, hand, 5)
     mask = st[S_MASK]
@@ -504,38 +563,77 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
-    set_node(ni, nf, 0, t0, t1, False, np.int64(0), mask, mexc, hope, mk, cat, v0)
+    kp = kvs(t0, t1, hope, mk, cat)
+    v0 = kp[0] + kp[2]
+    set_node(ni, nf, 0, t0, t1, False, np.int64(0), kp, gains_k(t0, t1, False, kp, mask, mexc, hope), v0)
+    nf0, ntg0 = card_news(ccs[0], cv[0], cr[0], cpc[0], mask, mexc, hope, mk, cat)
+    nf1, ntg1 = card_news(ccs[1], cv[1], cr[1], cpc[1], mask, mexc, hope, mk, cat)
+    nf2, ntg2 = card_news(ccs[2], cv[2], cr[2], cpc[2], mask, mexc, hope, mk, cat)
+    nf3, ntg3 = card_news(ccs[3], cv[3], cr[3], cpc[3], mask, mexc, hope, mk, cat)
+    nf4, ntg4 = card_news(ccs[4], cv[4], cr[4], cpc[4], mask, mexc, hope, mk, cat)
+    cnf = (nf0, nf1, nf2, nf3, nf4)
+    cntg = (ntg0, ntg1, ntg2, ntg3, ntg4)
     nn = 1
     vals[0] = 0.0
     vals[31] = 0.0
-    for m in range(1, 31):
-        if ((want >> m) & 1) == 0:
-            continue
-        n = 0
-        used = 0
-        while used != m:
+    ni[0, NI_U] = 0
+    ni[0, NI_S] = 31
+    q = 0          # next node to expand
+    fn = 0         # the groups left to walk: fu | r for the subsets r of fs from fr down
+    fu = 0
+    fs = 0
+    fr = 0
+    wm = 0         # the group being walked (0: none), at node wn with cards wu played
+    wn = 0
+    wu = 0
+    if want != ALL_GROUPS:  # (the chooser's few groups: walked from the root)
+        q = 1
+        fs = 31
+        fr = 31
+    while True:
+        if wm == 0:
+            if fr != 0:  # the next group to walk
+                m = fu | fr
+                fr = (fr - 1) & fs
+                if m == 31 or ((want >> m) & 1) == 0:
+                    continue
+                wm = m
+                wn = fn
+                wu = fu
+            elif q == nn:
+                break
+        if wm != 0:
+            n = wn
+            cs_ = wm & ~wu
+        else:
+            n = q
+            q += 1
+            cs_ = ni[n, NI_S]
+            if cs_ == 0:
+                continue
+        # the move values of the cards in cs_ at node n (one place, so that they are inlined once)
+        for i in range(5):
+            if ((cs_ >> i) & 1) != 0 and ni[n, NI_OK + i] == 0:
+                x = move_values(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
+                                nf[n, NF_G0], nf[n, NF_G1], ni[n, NI_MGA] != 0, ni[n, NI_MGB] != 0,
+                                (nf[n, NF_K], nf[n, NF_K + 1], nf[n, NF_K + 2], nf[n, NF_K + 3]), cnf[i], cntg[i],
+                                ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk, cat)
+                for k in range(6):
+                    nf[n, NF_MV + 6 * i + k] = x[k]
+                top, tk, apart = card_top(x)
+                nf[n, NF_TOP + i] = top
+                ni[n, NI_TOPK + i] = tk
+                ni[n, NI_SEP + i] = 1 if apart else 0
+                ni[n, NI_OK + i] = 1
+        bk = -1
+        if wm != 0:
             # pick: the first strictly better (by EPS) move, cards in order, then moves in order
             best = -1e18
             bi = -1
-            bk = -1
             for i in range(5):
-                if ((m >> i) & 1) == 0 or ((used >> i) & 1) != 0:
+                if ((cs_ >> i) & 1) == 0:
                     continue
-                if ni[n, NI_OK + i] == 0:
-                    x = move_values(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
-                                    nf[n, NF_G0], nf[n, NF_G1], ni[n, NI_MGA] != 0, ni[n, NI_MGB] != 0,
-                                    ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk, cat)
-                    for k in range(6):
-                        nf[n, NF_MV + 6 * i + k] = x[k]
-                    top, tk, apart = card_top(x)
-                    nf[n, NF_TOP + i] = top
-                    ni[n, NI_TOPK + i] = tk
-                    ni[n, NI_SEP + i] = 1 if apart else 0
-                    ni[n, NI_OK + i] = 1
-                if ni[n, NI_SEP + i] != 0:
-                    # the usual case: the scan of the six is a chain of dependent comparisons, most of
-                    # group_values' time (measured with perf); card_top gives its outcome at once
+                if ni[n, NI_SEP + i] != 0:  # card_top gives the outcome of the card's six at once
                     if nf[n, NF_TOP + i] > best + EPS:
                         best = nf[n, NF_TOP + i]
                         bi = i
@@ -547,18 +645,64 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                         best = d
                         bi = i
                         bk = k
-            used |= 1 << bi
-            c = ni[n, NI_CH + 6 * bi + bk]
-            if c < 0:
-                c = nn
+            kids = np.int64(1) << bi
+        else:
+            argmax = True
+            for i in range(5):
+                if ((cs_ >> i) & 1) == 0:
+                    continue
+                if ni[n, NI_SEP + i] == 0:
+                    argmax = False
+                for j in range(i + 1, 5):
+                    if ((cs_ >> j) & 1) != 0:
+                        gap = abs(nf[n, NF_TOP + i] - nf[n, NF_TOP + j])
+                        if gap != 0.0 and gap <= 4 * EPS:
+                            argmax = False
+            if not argmax:  # walk the groups through n
+                fn = n
+                fu = ni[n, NI_U]
+                fs = cs_
+                fr = cs_
+                continue
+            kids = cs_
+        for c in range(5):
+            if ((kids >> c) & 1) == 0:
+                continue
+            k = bk if wm != 0 else ni[n, NI_TOPK + c]
+            u = 0
+            if wm == 0:
+                u = ni[n, NI_U] | (np.int64(1) << c)
+                if u == 31:  # (not a group)
+                    continue
+            ch = ni[n, NI_CH + 6 * c + k]
+            if ch < 0:
+                ch = nn
                 nn += 1
-                a0, a1, amg, ab = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
-                                             ni[n, NI_BANK], bk // 2 - 1, bk % 2, ccs[bi], cv[bi], cr[bi],
-                                             cpc[bi], cex[bi], mask, mexc, hope, mk, cat)
-                set_node(ni, nf, c, a0, a1, amg, ab, mask, mexc, hope, mk, cat, v0)
-                ni[n, NI_CH + 6 * bi + bk] = c
-            n = c
-        vals[m] = nf[n, NF_FIN]
+                a0, a1, amg, ab, ak, ag = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1),
+                                                     ni[n, NI_MG] != 0, ni[n, NI_BANK], k // 2 - 1, k % 2, ccs[c],
+                                                     cv[c], cr[c], cpc[c], cex[c], mask, mexc, hope, mk, cat)
+                set_node(ni, nf, ch, a0, a1, amg, ab, ak, ag, v0)
+                ni[ch, NI_S] = 0
+                ni[n, NI_CH + 6 * c + k] = ch
+            if wm != 0:
+                wn = ch
+                wu |= np.int64(1) << c
+                if wu == wm:
+                    vals[wm] = nf[ch, NF_FIN]
+                    wm = 0
+            else:
+                # the cards allowed below c: those of cs_ that rank below it (lower best value, or
+                # equal and later)
+                tc = nf[n, NF_TOP + c]
+                s2 = 0
+                for j in range(5):
+                    if j != c and ((cs_ >> j) & 1) != 0:
+                        tj = nf[n, NF_TOP + j]
+                        if tj < tc or (tj == tc and j > c):
+                            s2 |= np.int64(1) << j
+                ni[ch, NI_U] = u
+                ni[ch, NI_S] = s2
+                vals[u] = nf[ch, NF_FIN]
 
 
 # the per-turn cache (engine: `cache`, N_CACHE entries, the first N_CACHE_TURN reset every turn):
@@ -600,8 +744,9 @@ def pile_value_sum(st, tbl, seat, pr, cache):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    v0 = kv_t(t0, False, hope, mk, cat) + kv_t(t1, False, hope, mk, cat)
-    g0, g1, mga, mgb = conclusion_gains(t0, t1, False, mask, mexc, hope, mk, cat)
+    kp = kvs(t0, t1, hope, mk, cat)
+    v0 = kp[0] + kp[2]
+    g0, g1, mga, mgb = gains_k(t0, t1, False, kp, mask, mexc, hope)
     n = st[S_N]
     dbl = tbl[n - 1, C_COPY] != 0
     if dbl:
@@ -619,16 +764,17 @@ def pile_value_sum(st, tbl, seat, pr, cache):
         r = tbl[c, C_RANK]
         pc = tbl[c, C_PACK]
         ex = tbl[c, C_EXCUSE]
-        x = move_values(t0, t1, False, g0, g1, mga, mgb, cs, v, r, pc, ex, mask, mexc, hope, mk, cat)
+        nfc, ntg = card_news(cs, v, r, pc, mask, mexc, hope, mk, cat)
+        x = move_values(t0, t1, False, g0, g1, mga, mgb, kp, nfc, ntg, cs, v, r, pc, ex, mask, mexc, hope, mk, cat)
         best = -1e18
         bk = -1
         for k in range(6):
             if x[k] > best + EPS:
                 best = x[k]
                 bk = k
-        a0, a1, amg, ab = apply_move(t0, t1, False, np.int64(0), bk // 2 - 1, bk % 2, cs, v, r, pc, ex,
-                                     mask, mexc, hope, mk, cat)
-        val = ab + kv_t(a0, amg, hope, mk, cat) + kv_t(a1, amg, hope, mk, cat) - v0
+        a0, a1, amg, ab, ak, _ = apply_move(t0, t1, False, np.int64(0), bk // 2 - 1, bk % 2, cs, v, r, pc, ex,
+                                            mask, mexc, hope, mk, cat)
+        val = ab + (ak[1] if amg else ak[0]) + (ak[3] if amg else ak[2]) - v0
         if dbl:
             cache[C_PV + ty] = val
         total += val
