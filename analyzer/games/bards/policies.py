@@ -219,38 +219,53 @@ def on_tale(t, kt, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
 
 
 @helper(forceinline=True)
-def kvs(t0, t1, hope, mk, cat):
-    """A position's keep values, computed once for all its uses: tale 0 and tale 1, meme known
-    (f) and gone (t)."""
-    return (kv_t(t0, False, hope, mk, cat), kv_t(t0, True, hope, mk, cat), kv_t(t1, False, hope, mk, cat),
-            kv_t(t1, True, hope, mk, cat))
-
-
-@helper(forceinline=True)
-def cgain_k(t, mg, kf, kt, o, okf, okt, mask, mexc, hope):
-    """cgain_t (extra 0) from the keep values of t (kf, kt) and of the other tale o (okf, okt)."""
-    now, sm = score_t(t, mg, 0, mask, mexc)
-    gain = now + E0_FACTOR * hope - (kt if mg else kf)
-    mg2 = mg
-    if sm and not mg:
-        mg2 = True
-        if o[0] > 0:
-            gain += okt - okf
-    return gain, mg2
-
-
-@helper(forceinline=True)
-def gains_k(t0, t1, mg, k, mask, mexc, hope):
-    """conclusion_gains from the position's keep values k (kvs)."""
+def pos_values(t0, t1, mg, mask, mexc, hope, mk, cat):
+    """A position's keep values and conclusion gains, computed once for all their uses: (k, gains)
+    with k = kv_t of tale 0 and tale 1, meme known (f) and gone (t): (k0f, k0t, k1f, k1t), and gains
+    = (g0, g1, mga, mgb) as cgain_t gives them. Only the keep values that something reads are
+    computed (the others are 0.0): the meme-gone ones if the meme is gone, or for a tale whose
+    keep value changes when concluding the other one scores meme points (cgain_t, move_values)."""
+    o0 = t0[0] > 0
+    o1 = t1[0] > 0
+    n0 = 0
+    s0 = False
+    n1 = 0
+    s1 = False
+    if o0:
+        n0, s0 = score_t(t0, mg, 0, mask, mexc)
+    if o1:
+        n1, s1 = score_t(t1, mg, 0, mask, mexc)
+    k0f = 0.0
+    k0t = 0.0
+    k1f = 0.0
+    k1t = 0.0
+    if mg:
+        k0t = kv_t(t0, True, hope, mk, cat)
+        k1t = kv_t(t1, True, hope, mk, cat)
+    else:
+        k0f = kv_t(t0, False, hope, mk, cat)
+        k1f = kv_t(t1, False, hope, mk, cat)
+        if s1 and o0:
+            k0t = kv_t(t0, True, hope, mk, cat)
+        if s0 and o1:
+            k1t = kv_t(t1, True, hope, mk, cat)
     g0 = 0.0
     g1 = 0.0
     mga = mg
     mgb = mg
-    if t0[0] > 0:
-        g0, mga = cgain_k(t0, mg, k[0], k[1], t1, k[2], k[3], mask, mexc, hope)
-    if t1[0] > 0:
-        g1, mgb = cgain_k(t1, mg, k[2], k[3], t0, k[0], k[1], mask, mexc, hope)
-    return g0, g1, mga, mgb
+    if o0:  # (cgain_t)
+        g0 = n0 + E0_FACTOR * hope - (k0t if mg else k0f)
+        if s0 and not mg:
+            mga = True
+            if o1:
+                g0 += k1t - k1f
+    if o1:
+        g1 = n1 + E0_FACTOR * hope - (k1t if mg else k1f)
+        if s1 and not mg:
+            mgb = True
+            if o0:
+                g1 += k0t - k0f
+    return (k0f, k0t, k1f, k1t), (g0, g1, mga, mgb)
 
 
 @helper(forceinline=True)
@@ -272,8 +287,8 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
     played tale's keep value (`move_values`). Ties go to the first found (card order, then -1/0/1,
     then slot)."""
-    kp = kvs(t0, t1, hope, mk, cat)
-    g0, g1, mga, mgb = gains_k(t0, t1, mg, kp, mask, mexc, hope)
+    kp, gains = pos_values(t0, t1, mg, mask, mexc, hope, mk, cat)
+    g0, g1, mga, mgb = gains
     best = -1e18
     bi = -1
     bk = -1
@@ -313,7 +328,7 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
 @helper(forceinline=True)
 def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played, with that
-    position's keep values (kvs) and conclusion gains."""
+    position's keep values (pos_values) and conclusion gains."""
     if pre == 0:
         p, sm = score_t(t0, mg, 0, mask, mexc)
         t0 = empty_tale()
@@ -342,8 +357,8 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
         mg = mg or sm
     # vol_t, keeping the last position's keep values and gains (the caller's next pick needs them)
     while True:
-        k = kvs(t0, t1, hope, mk, cat)
-        g0, g1, mga, mgb = gains_k(t0, t1, mg, k, mask, mexc, hope)
+        k, gains = pos_values(t0, t1, mg, mask, mexc, hope, mk, cat)
+        g0, g1, mga, mgb = gains
         bt = -1
         bg = EPS
         if t0[0] > 0 and g0 > bg:
@@ -361,7 +376,7 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
             t1 = empty_tale()
         banked += p
         mg = mg or sm
-    return t0, t1, mg, banked, k, (g0, g1, mga, mgb)
+    return t0, t1, mg, banked, k, gains
 
 
 # -------------------------------------------------------------------------------------------------
@@ -390,7 +405,7 @@ NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH, NI_TOPK, NI_SEP = 0,
 NI_U, NI_S = 69, 70
 N_NI = NI_S + 1
 # node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values,
-# each card's best move value, the position's keep values (kvs)
+# each card's best move value, the position's keep values (pos_values)
 NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP, NF_K = 0, 1, 2, 3, 33, 38
 N_NF = NF_K + 4
 
@@ -399,7 +414,7 @@ N_NF = NF_K + 4
 def move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
     in position (t0, t1, mg), with the conclusion gains g0, g1, meme-gone flags mga, mgb, keep
-    values kp (kvs) and the card's card_news nf, ntg."""
+    values kp (pos_values) and the card's card_news nf, ntg."""
     neg = -np.inf
     x0 = x1 = x2 = x3 = x4 = x5 = neg
     o0 = t0[0] > 0
@@ -493,7 +508,7 @@ def node_tale(ni, n, b):
 @helper(forceinline=True)
 def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
     """Store a position as node n (its move values not computed yet, no children), with its keep
-    values k (kvs) and conclusion gains."""
+    values k (pos_values) and conclusion gains."""
     for j in range(10):
         ni[n, NI_T0 + j] = t0[j]
         ni[n, NI_T1 + j] = t1[j]
@@ -563,9 +578,9 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    kp = kvs(t0, t1, hope, mk, cat)
+    kp, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
     v0 = kp[0] + kp[2]
-    set_node(ni, nf, 0, t0, t1, False, np.int64(0), kp, gains_k(t0, t1, False, kp, mask, mexc, hope), v0)
+    set_node(ni, nf, 0, t0, t1, False, np.int64(0), kp, gains, v0)
     nf0, ntg0 = card_news(ccs[0], cv[0], cr[0], cpc[0], mask, mexc, hope, mk, cat)
     nf1, ntg1 = card_news(ccs[1], cv[1], cr[1], cpc[1], mask, mexc, hope, mk, cat)
     nf2, ntg2 = card_news(ccs[2], cv[2], cr[2], cpc[2], mask, mexc, hope, mk, cat)
@@ -744,9 +759,9 @@ def pile_value_sum(st, tbl, seat, pr, cache):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    kp = kvs(t0, t1, hope, mk, cat)
+    kp, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
     v0 = kp[0] + kp[2]
-    g0, g1, mga, mgb = gains_k(t0, t1, False, kp, mask, mexc, hope)
+    g0, g1, mga, mgb = gains
     n = st[S_N]
     dbl = tbl[n - 1, C_COPY] != 0
     if dbl:
