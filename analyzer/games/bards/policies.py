@@ -506,6 +506,12 @@ def node_tale(ni, n, b):
 
 
 @helper(forceinline=True)
+def node_fin(banked, mg, k, v0):
+    """The value of a group whose play ends in this position (banked points, meme gone, keep values k)."""
+    return banked + (k[1] if mg else k[0]) + (k[3] if mg else k[2]) - v0
+
+
+@helper(forceinline=True)
 def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
     """Store a position as node n (its move values not computed yet, no children), with its keep
     values k (pos_values) and conclusion gains."""
@@ -521,7 +527,7 @@ def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
     nf[n, NF_G1] = g1
     for j in range(4):
         nf[n, NF_K + j] = k[j]
-    nf[n, NF_FIN] = banked + (k[1] if mg else k[0]) + (k[3] if mg else k[2]) - v0
+    nf[n, NF_FIN] = node_fin(banked, mg, k, v0)
     for i in range(5):
         ni[n, NI_OK + i] = 0
     for j in range(30):
@@ -641,6 +647,7 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                 ni[n, NI_SEP + i] = 1 if apart else 0
                 ni[n, NI_OK + i] = 1
         bk = -1
+        lower = np.int64(0)
         if wm != 0:
             # pick: the first strictly better (by EPS) move, cards in order, then moves in order
             best = -1e18
@@ -662,17 +669,25 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                         bk = k
             kids = np.int64(1) << bi
         else:
+            # is the scan an argmax here? and lower: bits 5c..5c+4 = the cards of cs_ ranking below card c
+            # (a lower best value, or equal and later)
             argmax = True
             for i in range(5):
                 if ((cs_ >> i) & 1) == 0:
                     continue
                 if ni[n, NI_SEP + i] == 0:
                     argmax = False
+                ti = nf[n, NF_TOP + i]
                 for j in range(i + 1, 5):
                     if ((cs_ >> j) & 1) != 0:
-                        gap = abs(nf[n, NF_TOP + i] - nf[n, NF_TOP + j])
+                        tj = nf[n, NF_TOP + j]
+                        gap = abs(ti - tj)
                         if gap != 0.0 and gap <= 4 * EPS:
                             argmax = False
+                        if tj <= ti:
+                            lower |= np.int64(1) << (5 * i + j)
+                        else:
+                            lower |= np.int64(1) << (5 * j + i)
             if not argmax:  # walk the groups through n
                 fn = n
                 fu = ni[n, NI_U]
@@ -689,13 +704,17 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                 u = ni[n, NI_U] | (np.int64(1) << c)
                 if u == 31:  # (not a group)
                     continue
-            ch = ni[n, NI_CH + 6 * c + k]
+            s2 = (lower >> (5 * c)) & 31  # (expanding) the cards allowed below c
+            ch = ni[n, NI_CH + 6 * c + k] if wm != 0 else -1
             if ch < 0:
-                ch = nn
-                nn += 1
                 a0, a1, amg, ab, ak, ag = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1),
                                                      ni[n, NI_MG] != 0, ni[n, NI_BANK], k // 2 - 1, k % 2, ccs[c],
                                                      cv[c], cr[c], cpc[c], cex[c], mask, mexc, hope, mk, cat)
+                if wm == 0 and s2 == 0:  # a group that no other group passes through: its value only
+                    vals[u] = node_fin(ab, amg, ak, v0)
+                    continue
+                ch = nn
+                nn += 1
                 set_node(ni, nf, ch, a0, a1, amg, ab, ak, ag, v0)
                 ni[ch, NI_S] = 0
                 ni[n, NI_CH + 6 * c + k] = ch
@@ -706,15 +725,6 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                     vals[wm] = nf[ch, NF_FIN]
                     wm = 0
             else:
-                # the cards allowed below c: those of cs_ that rank below it (lower best value, or
-                # equal and later)
-                tc = nf[n, NF_TOP + c]
-                s2 = 0
-                for j in range(5):
-                    if j != c and ((cs_ >> j) & 1) != 0:
-                        tj = nf[n, NF_TOP + j]
-                        if tj < tc or (tj == tc and j > c):
-                            s2 |= np.int64(1) << j
                 ni[ch, NI_U] = u
                 ni[ch, NI_S] = s2
                 vals[u] = nf[ch, NF_FIN]
@@ -789,7 +799,7 @@ def pile_value_sum(st, tbl, seat, pr, cache):
                 bk = k
         a0, a1, amg, ab, ak, _ = apply_move(t0, t1, False, np.int64(0), bk // 2 - 1, bk % 2, cs, v, r, pc, ex,
                                             mask, mexc, hope, mk, cat)
-        val = ab + (ak[1] if amg else ak[0]) + (ak[3] if amg else ak[2]) - v0
+        val = node_fin(ab, amg, ak, v0)
         if dbl:
             cache[C_PV + ty] = val
         total += val
