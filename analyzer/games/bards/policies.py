@@ -396,7 +396,8 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
 # node by node (one node per group, no scans). At a node where that does not hold, the groups
 # through it replay pick's scan exactly, step by step (`walk`), as every group once did.
 ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
-NODES = 80            # at most 1 + 75 (one node per step of the 30 groups' plays)
+NODES = 81            # at most 1 + 75 (one node per step of the 30 groups' plays), and a row for the cards
+CARDS = NODES - 1
 # node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
 # first, move values computed (per card), child node of each card's six moves (-1: not visited),
 # per card: its best move (card_top) and whether that stands for its six moves; the cards played
@@ -578,7 +579,6 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m in `want` (1..30): `sim`
     of each group, on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
-    ccs, cv, cr, cpc, cex = card_tuples(tbl, hand, 5)
     mask = st[S_MASK]
     mexc = st[S_MEXC]
     hope = pr[P_HOPE]
@@ -587,13 +587,18 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     kp, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
     v0 = kp[0] + kp[2]
     set_node(ni, nf, 0, t0, t1, False, np.int64(0), kp, gains, v0)
-    nf0, ntg0 = card_news(ccs[0], cv[0], cr[0], cpc[0], mask, mexc, hope, mk, cat)
-    nf1, ntg1 = card_news(ccs[1], cv[1], cr[1], cpc[1], mask, mexc, hope, mk, cat)
-    nf2, ntg2 = card_news(ccs[2], cv[2], cr[2], cpc[2], mask, mexc, hope, mk, cat)
-    nf3, ntg3 = card_news(ccs[3], cv[3], cr[3], cpc[3], mask, mexc, hope, mk, cat)
-    nf4, ntg4 = card_news(ccs[4], cv[4], cr[4], cpc[4], mask, mexc, hope, mk, cat)
-    cnf = (nf0, nf1, nf2, nf3, nf4)
-    cntg = (ntg0, ntg1, ntg2, ntg3, ntg4)
+    # the cards' attributes and card_news, in the last row (loads: indexing a tuple by a variable is
+    # a jump table)
+    for i in range(5):
+        c = hand[i]
+        ni[CARDS, 5 * i] = tbl[c, C_SUITS]
+        ni[CARDS, 5 * i + 1] = tbl[c, C_VALUE]
+        ni[CARDS, 5 * i + 2] = tbl[c, C_RANK]
+        ni[CARDS, 5 * i + 3] = tbl[c, C_PACK]
+        ni[CARDS, 5 * i + 4] = tbl[c, C_EXCUSE]
+        a, b = card_news(tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], mask, mexc, hope, mk, cat)
+        nf[CARDS, 2 * i] = a
+        nf[CARDS, 2 * i + 1] = b
     nn = 1
     vals[0] = 0.0
     vals[31] = 0.0
@@ -637,8 +642,9 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
             if ((cs_ >> i) & 1) != 0 and ni[n, NI_OK + i] == 0:
                 x = move_values(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
                                 nf[n, NF_G0], nf[n, NF_G1], ni[n, NI_MGA] != 0, ni[n, NI_MGB] != 0,
-                                (nf[n, NF_K], nf[n, NF_K + 1], nf[n, NF_K + 2], nf[n, NF_K + 3]), cnf[i], cntg[i],
-                                ccs[i], cv[i], cr[i], cpc[i], cex[i], mask, mexc, hope, mk, cat)
+                                (nf[n, NF_K], nf[n, NF_K + 1], nf[n, NF_K + 2], nf[n, NF_K + 3]), nf[CARDS, 2 * i],
+                                nf[CARDS, 2 * i + 1], ni[CARDS, 5 * i], ni[CARDS, 5 * i + 1], ni[CARDS, 5 * i + 2],
+                                ni[CARDS, 5 * i + 3], ni[CARDS, 5 * i + 4], mask, mexc, hope, mk, cat)
                 for k in range(6):
                     nf[n, NF_MV + 6 * i + k] = x[k]
                 top, tk, apart = card_top(x)
@@ -708,8 +714,10 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
             ch = ni[n, NI_CH + 6 * c + k] if wm != 0 else -1
             if ch < 0:
                 a0, a1, amg, ab, ak, ag = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1),
-                                                     ni[n, NI_MG] != 0, ni[n, NI_BANK], k // 2 - 1, k % 2, ccs[c],
-                                                     cv[c], cr[c], cpc[c], cex[c], mask, mexc, hope, mk, cat)
+                                                     ni[n, NI_MG] != 0, ni[n, NI_BANK], k // 2 - 1, k % 2,
+                                                     ni[CARDS, 5 * c], ni[CARDS, 5 * c + 1], ni[CARDS, 5 * c + 2],
+                                                     ni[CARDS, 5 * c + 3], ni[CARDS, 5 * c + 4], mask, mexc, hope, mk,
+                                                     cat)
                 if wm == 0 and s2 == 0:  # a group that no other group passes through: its value only
                     vals[u] = node_fin(ab, amg, ak, v0)
                     continue
