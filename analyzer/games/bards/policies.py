@@ -393,8 +393,9 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
 # the card with the highest best value (the first one on a tie). Then the groups reaching a node
 # with cards S still allowed are U (the cards played) plus every subset of S, and each card c of S
 # leads to one child, where the cards allowed are those of S that rank below c: the tree is built
-# node by node (one node per group, no scans). At a node where that does not hold, the groups
-# through it replay pick's scan exactly, step by step (`walk`), as every group once did.
+# node by node, one position per group and no scans (a group that no other group passes through is
+# not stored as a node: only its value is read). At a node where that does not hold, the groups
+# through it replay pick's scan exactly, step by step (a walk), as every group once did.
 ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
 NODES = 81            # at most 1 + 75 (one node per step of the 30 groups' plays), and a row for the cards
 CARDS = NODES - 1
