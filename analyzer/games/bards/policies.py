@@ -279,9 +279,9 @@ def card_news(cs, v, r, pc, mask, mexc, hope, mk, cat):
 
 
 @helper()
-def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, cat):
-    """The greedy move among the cards i with bit i of avail and not of used (card attributes in
-    the tuples ccs, cv, cr, cpc, cex): (card index, tale to conclude first or -1, tale to play on).
+def pick(t0, t1, avail, used, mg, tbl, cards, mask, mexc, hope, mk, cat):
+    """The greedy move among the cards i with bit i of avail and not of used (cards[i], attributes
+    in tbl): (card index, tale to conclude first or -1, tale to play on).
 
     Moves considered: conclude nothing, tale 0 or tale 1 first, then play on tale 0 or tale 1 (an
     empty or just concluded slot starts a new tale); value = gain of the conclusion + change in the
@@ -295,9 +295,11 @@ def pick(t0, t1, avail, used, mg, ccs, cv, cr, cpc, cex, mask, mexc, hope, mk, c
     for i in range(5):
         if ((avail >> i) & 1) == 0 or ((used >> i) & 1) != 0:
             continue
-        nf, ntg = card_news(ccs[i], cv[i], cr[i], cpc[i], mask, mexc, hope, mk, cat)
-        x = move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, ccs[i], cv[i], cr[i], cpc[i], cex[i], mask,
-                        mexc, hope, mk, cat)
+        c = cards[i]  # (array loads: indexing a tuple by a variable is a jump table)
+        nf, ntg = card_news(tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], mask, mexc, hope, mk,
+                            cat)
+        x = move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK],
+                        tbl[c, C_PACK], tbl[c, C_EXCUSE], mask, mexc, hope, mk, cat)
         for k in range(6):
             if x[k] > best + EPS:
                 best = x[k]
@@ -534,34 +536,6 @@ def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
         ni[n, NI_OK + i] = 0
     for j in range(30):
         ni[n, NI_CH + j] = -1
-
-
-@helper()
-def card_tuples(tbl, cards, k):
-    """Attribute tuples (suits, value, rank, packed suits, Excuse) of cards[:k], padded to 5."""
-    z = np.int64(0)
-    s0 = s1 = s2 = s3 = s4 = z
-    v0 = v1 = v2 = v3 = v4 = z
-    r0 = r1 = r2 = r3 = r4 = z
-    p0 = p1 = p2 = p3 = p4 = z
-    e0 = e1 = e2 = e3 = e4 = z
-    if k > 0:
-        c = cards[0]
-        s0, v0, r0, p0, e0 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
-    if k > 1:
-        c = cards[1]
-        s1, v1, r1, p1, e1 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
-    if k > 2:
-        c = cards[2]
-        s2, v2, r2, p2, e2 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
-    if k > 3:
-        c = cards[3]
-        s3, v3, r3, p3, e3 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
-    if k > 4:
-        c = cards[4]
-        s4, v4, r4, p4, e4 = tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE]
-    return ((s0, s1, s2, s3, s4), (v0, v1, v2, v3, v4), (r0, r1, r2, r3, r4), (p0, p1, p2, p3, p4),
-            (e0, e1, e2, e3, e4))
 
 
 @helper()
@@ -861,14 +835,13 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    ccs, cv, cr, cpc, cex = card_tuples(tbl, cards, k)
     avail = (1 << k) - 1
     voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
     used = 0
     while used != avail:
         t0 = tale_of(st, tbl, seat, 0)
         t1 = tale_of(st, tbl, seat, 1)
-        i, pre, slot = pick(t0, t1, avail, used, False, ccs, cv, cr, cpc, cex, st[S_MASK], st[S_MEXC],
+        i, pre, slot = pick(t0, t1, avail, used, False, tbl, cards, st[S_MASK], st[S_MEXC],
                             hope, mk, cat)
         used |= 1 << i
         c = cards[i]
