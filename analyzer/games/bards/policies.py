@@ -310,13 +310,22 @@ def pick(t0, t1, avail, used, mg, tbl, cards, mask, mexc, hope, mk, cat):
 
 @helper(forceinline=True)
 def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
-    """Make every conclusion that raises the value; returns (t0, t1, mg, points banked)."""
+    """Make every conclusion that raises the value; returns (t0, t1, mg, points banked, k, gains), k and
+    gains: the final position's pos_values (a pick from there needs them)."""
     banked = 0
     while True:
-        t = best_vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
-        if t < 0:
+        k, gains = pos_values(t0, t1, mg, mask, mexc, hope, mk, cat)
+        g0, g1, _, _ = gains
+        bt = -1  # (best_vol_t, from the gains pos_values gives)
+        bg = EPS
+        if t0[0] > 0 and g0 > bg:
+            bg = g0
+            bt = 0
+        if t1[0] > 0 and g1 > bg:
+            bt = 1
+        if bt < 0:
             break
-        if t == 0:
+        if bt == 0:
             p, sm = score_t(t0, mg, 0, mask, mexc)
             t0 = empty_tale()
         else:
@@ -324,7 +333,7 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
             t1 = empty_tale()
         banked += p
         mg = mg or sm
-    return t0, t1, mg, banked
+    return t0, t1, mg, banked, k, gains
 
 
 @helper(forceinline=True)
@@ -357,28 +366,8 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
             t1 = empty_tale()
         banked += p
         mg = mg or sm
-    # vol_t, keeping the last position's keep values and gains (the caller's next pick needs them)
-    while True:
-        k, gains = pos_values(t0, t1, mg, mask, mexc, hope, mk, cat)
-        g0, g1, mga, mgb = gains
-        bt = -1
-        bg = EPS
-        if t0[0] > 0 and g0 > bg:
-            bg = g0
-            bt = 0
-        if t1[0] > 0 and g1 > bg:
-            bt = 1
-        if bt < 0:
-            break
-        if bt == 0:
-            p, sm = score_t(t0, mg, 0, mask, mexc)
-            t0 = empty_tale()
-        else:
-            p, sm = score_t(t1, mg, 0, mask, mexc)
-            t1 = empty_tale()
-        banked += p
-        mg = mg or sm
-    return t0, t1, mg, banked, k, gains
+    t0, t1, mg, p, k, gains = vol_t(t0, t1, mg, mask, mexc, hope, mk, cat)
+    return t0, t1, mg, banked + p, k, gains
 
 
 # -------------------------------------------------------------------------------------------------
@@ -544,8 +533,8 @@ def base_tales(st, tbl, seat, pr):
     every group, so group values start from here)."""
     t0 = tale_of(st, tbl, seat, 0)
     t1 = tale_of(st, tbl, seat, 1)
-    t0, t1, _, _ = vol_t(t0, t1, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
-                         pr[P_CONCLUDE_AT])
+    t0, t1, _, _, _, _ = vol_t(t0, t1, False, st[S_MASK], st[S_MEXC], pr[P_HOPE], pr[P_MEME_KEEP],
+                               pr[P_CONCLUDE_AT])
     return t0, t1
 
 
