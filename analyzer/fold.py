@@ -114,8 +114,7 @@ def fold_rows(outs, spec, base_outs, base_spec, with_base, pairs, cross_pairs, h
 
     Returns the smallest and the largest value of the histogram columns, found while counting them (a pass
     of its own over the chunk, which has left the cache by now, cost a tenth of the fold). A value beyond
-    hist is not counted: the caller then counts the histograms again with `histograms`, in a table that
-    fits."""
+    hist is not counted: the caller then counts the histograms again, in a table that fits."""
     row = np.empty(sums.shape[0], dtype=np.int64)
     base_row = np.empty(_width(base_spec) if with_base else 0, dtype=np.int64)
     low = high = 0
@@ -139,12 +138,3 @@ def fold_rows(outs, spec, base_outs, base_spec, with_base, pairs, cross_pairs, h
                 if 0 <= v < cap:
                     hist[h, v] += 1
     return low, high
-
-
-@njit(cache=True, nogil=True)
-def histograms(outs, hist_cols, hist):
-    """The histograms of fold_rows alone (hist: hist_cols x values, every value of the chunk below its width)."""
-    for i in range(outs.shape[1]):
-        for r in range(outs.shape[0]):
-            for h in range(hist_cols.shape[0]):
-                hist[h, outs[r, i, hist_cols[h]]] += 1

@@ -105,10 +105,10 @@ class Summary:
                                    cross_pairs, self._hist_cols, sums, squares, pair_sums, cross_sums, hist)
         if low < 0:  # (tests/test_conformance.py checks every column of every game)
             raise ValueError(f"a game result column holds {low}: result columns must be non-negative")
-        if high >= hist.shape[1]:  # a value beyond the guess: count again
+        if high >= hist.shape[1]:  # a value beyond the guess: count again (rare: the guess grows)
             self._hist_width = 2 * (high + 1)
-            hist = np.zeros((len(self._hist_cols), high + 1), dtype=np.int64)
-            fold.histograms(outs, self._hist_cols, hist)
+            hist = np.array([np.bincount(outs[:, :, col].ravel(), minlength=high + 1) for col in self._hist_cols],
+                            dtype=np.int64).reshape(len(self._hist_cols), high + 1)
         hist = hist[:, :high + 1]  # (as wide as the chunk's largest histogram value)
         self.n += outs.shape[1]
         self.sums += sums
@@ -607,9 +607,10 @@ def progress_bar(sc, total):
 
 def _add_examples(summary, out, first):
     """Keep the first EXAMPLES game indices of every end condition (rotation 0)."""
-    counts = summary.chunk_hists.get("end")  # (the chunk's end conditions over every rotation, from the fold)
     end = None
-    for code in np.flatnonzero(counts if counts is not None else np.bincount(out[:, summary.col("end")])):
+    # the chunk's end conditions over every rotation, from the fold ("end" is always a histogram column:
+    # metrics.histogram_columns)
+    for code in np.flatnonzero(summary.chunk_hists["end"]):
         got = summary.examples.get(int(code), [])
         if len(got) < EXAMPLES:
             # the column is read only while a condition lacks examples: a chunk that has left the cache

@@ -616,9 +616,9 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1],
-               seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out.reshape((1, out.shape[0])),
-               trace, trace_on, None)
+    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
+               actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt,
+               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on, None)
 
 
 CHUNK = 64  # the batch's blocks are multiples of this many games
@@ -636,8 +636,9 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
-    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
-        rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0), None)
+    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat,
+        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0),
+        None)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):

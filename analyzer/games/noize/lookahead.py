@@ -249,9 +249,9 @@ def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows,
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
     look = _scratch(deck, pol, seat_rows, out.shape[0])
-    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table, actions.reshape(actions.size), actions.shape[1],
-               seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out.reshape((1, out.shape[0])),
-               trace, trace_on, look)
+    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
+               actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt,
+               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on, look)
 
 
 @njit(cache=True, nogil=True)
@@ -263,8 +263,9 @@ def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, acti
     look = _scratch(deck, pol, seat_rows, out.shape[1])
     moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
-    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
-        rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0), look)
+    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat,
+        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0),
+        look)
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
