@@ -187,16 +187,18 @@ def fake_outs(rng, rotations, deals, players, extra, teams):
     return outs
 
 
-@pytest.mark.parametrize("players, rotations, teams", [(4, 1, ((0, 2), (1, 3))), (4, 4, ((0, 2), (1, 3))),
-                                                       (3, 1, None), (5, 5, None), (2, 2, None)])
-def test_numba_fold_matches_the_numpy_definition(players, rotations, teams):
+@pytest.mark.parametrize("players, rotations, teams, extra", [
+    (4, 1, ((0, 2), (1, 3)), 3), (4, 4, ((0, 2), (1, 3)), 3), (3, 1, None, 3), (5, 5, None, 3), (2, 2, None, 3),
+    (4, 1, ((0, 2), (1, 3)), 60), (3, 1, None, 60)])  # (60: rows too wide for fold.BLOCK deals in L1)
+def test_numba_fold_matches_the_numpy_definition(players, rotations, teams, extra):
     """Sums, cross products with itself and with a baseline, and histograms, exactly, every pair folded."""
     from analyzer import fold
     from analyzer.runner import Summary
 
     rng = np.random.default_rng(players * 10 + rotations)
-    outs = fake_outs(rng, rotations, 700, players, 3, teams)
-    base_outs = fake_outs(rng, 1, 700, players, 3, teams)
+    outs = fake_outs(rng, rotations, 700, players, extra, teams)
+    base_outs = fake_outs(rng, 1, 700, players, extra, teams)
+    outs[:, 400:, -1] = rng.integers(0, 200, size=outs[:, 400:, -1].shape)  # many values, some beyond 64
     spec = fold.group_spec(players, rotations, outs.shape[2], teams)
     base_spec = fold.group_spec(players, 1, outs.shape[2], teams)
     rows = reference_rows(list(outs), players, rotations, teams)
