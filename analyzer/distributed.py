@@ -16,12 +16,14 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numba
 import numpy as np
 
 from analyzer import runner as R
+from analyzer.chunks import play_and_fold
 from analyzer.scenario import Scenario
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
@@ -60,14 +62,17 @@ def play_task(raw, source, key, first, n, parquet_dir, threads):
     t = time.perf_counter()
     sc = _scenario(raw, source, key)
     tally = R.new_tally(sc)
+    groups = R.arm_groups(sc)
     done = first
-    while done < first + n:  # sub-chunks keep memory bounded inside a large task
-        m = min(R.DEFAULT_CHUNK, first + n - done)
-        outs = R.play_chunk(sc, done, m)
-        if parquet_dir is not None:
-            _write_parts(sc, Path(parquet_dir), outs, done)
-        tally.fold(outs, done)
-        done += m
+    threads_used = numba.get_num_threads()
+    with ThreadPoolExecutor(threads_used) as pool:
+        while done < first + n:  # sub-chunks keep memory bounded inside a large task
+            m = min(R.DEFAULT_CHUNK, first + n - done)
+            outs, parts = play_and_fold(sc, groups, tally, done, m, pool=pool if threads_used > 1 else None)
+            if parquet_dir is not None:
+                _write_parts(sc, Path(parquet_dir), outs, done)
+            tally.commit(outs, done, parts)
+            done += m
     return tally, time.perf_counter() - t, os.getpid()
 
 

@@ -12,6 +12,7 @@ import re
 import signal
 import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -19,6 +20,7 @@ import numba
 import numpy as np
 
 from analyzer import fold
+from analyzer.chunks import ChunkBuffers, play_and_fold
 from analyzer.fold import CREDIT  # noqa: F401  (the report's metrics divide by it)
 from analyzer.scenario import Scenario
 DEFAULT_CHUNK = 100_000  # most deals per chunk (memory)
@@ -26,6 +28,34 @@ CHUNK_SECONDS = 0.4  # a chunk is cut to about this much play, so that Ctrl-C is
 FIRST_PLAYS = 2_000  # games (deals x arms) in the first chunk, before the speed is known
 MIN_CHUNK = 256
 EXAMPLES = 3  # game indices kept per end condition
+
+
+@dataclass
+class FoldParts:
+    """A chunk's sums of a group before they join its Summary: analyzer.fold adds blocks of deals to them on
+    any thread; the parts of disjoint blocks add up (merge)."""
+
+    sums: np.ndarray
+    squares: np.ndarray
+    pair_sums: np.ndarray
+    cross_sums: np.ndarray
+    hist: np.ndarray  # hist_columns x values (a value beyond the width is not counted: see Summary.add_parts)
+    low: int = 0  # the smallest and largest histogram value folded
+    high: int = 0
+    beyond: bool = False  # a value beyond hist's width was not counted: count the histograms again
+
+    def merge(self, other: "FoldParts"):
+        for mine, theirs in ((self.sums, other.sums), (self.squares, other.squares),
+                             (self.pair_sums, other.pair_sums), (self.cross_sums, other.cross_sums)):
+            mine += theirs
+        if other.hist.shape[1] > self.hist.shape[1]:  # (made before and after a commit widened the guess)
+            self.hist, other_hist = other.hist.copy(), self.hist
+        else:
+            other_hist = other.hist
+        self.hist[:, :other_hist.shape[1]] += other_hist
+        self.low = min(self.low, other.low)
+        self.high = max(self.high, other.high)
+        self.beyond |= other.beyond
 
 
 @dataclass
@@ -89,35 +119,55 @@ class Summary:
     def add(self, outs: np.ndarray, base: "Summary | None" = None, base_outs: np.ndarray | None = None):
         """Fold in a chunk: outs holds the group's result rows (rotations x deals x game columns);
         base and base_outs, the baseline group's summary and rows of the same deals."""
-        if outs.shape[1] == 0:
-            return
+        parts = self.new_parts(base)
+        self.fold_block(parts, outs, base, base_outs)
+        self.add_parts(parts, outs)
+
+    def new_parts(self, base: "Summary | None" = None) -> "FoldParts":
+        """Empty sums for a chunk's blocks to be folded into (with base: its cross products too)."""
         if base is not None and self.cross_pairs is None:
             self.set_baseline(base)
-        sums = np.zeros(len(self.names), dtype=np.int64)
-        squares = np.zeros(len(self.names), dtype=np.int64)
-        pair_sums = np.zeros(len(self._pairs), dtype=np.int64)
-        cross_pairs = self._cross if base is not None else self._pairs[:0]
-        cross_sums = np.zeros(len(cross_pairs), dtype=np.int64)
+        k = len(self.names)
         # the histograms' width is known only after the pass: guess the last chunks' widest (twice, to grow)
-        hist = np.zeros((len(self._hist_cols), self._hist_width), dtype=np.int64)
+        return FoldParts(np.zeros(k, dtype=np.int64), np.zeros(k, dtype=np.int64),
+                         np.zeros(len(self._pairs), dtype=np.int64),
+                         np.zeros(len(self._cross) if base is not None else 0, dtype=np.int64),
+                         np.zeros((len(self._hist_cols), self._hist_width), dtype=np.int64))
+
+    def fold_block(self, parts: "FoldParts", outs, base: "Summary | None" = None, base_outs=None):
+        """Add the rows of some deals (rotations x deals x game columns) to parts: thread-safe (nogil), so the
+        game threads fold the deals they have just played."""
+        if outs.shape[1] == 0:
+            return
+        cross_pairs = self._cross if base is not None else self._pairs[:0]
         low, high = fold.fold_rows(outs, self.spec, outs if base is None else base_outs,
                                    self.spec if base is None else base.spec, base is not None, self._pairs,
-                                   cross_pairs, self._hist_cols, sums, squares, pair_sums, cross_sums, hist)
-        if low < 0:  # (tests/test_conformance.py checks every column of every game)
-            raise ValueError(f"a game result column holds {low}: result columns must be non-negative")
-        if high >= hist.shape[1]:  # a value beyond the guess: count again (rare: the guess grows)
-            self._hist_width = 2 * (high + 1)
+                                   cross_pairs, self._hist_cols, parts.sums, parts.squares, parts.pair_sums,
+                                   parts.cross_sums, parts.hist)
+        parts.low = min(parts.low, low)
+        parts.high = max(parts.high, high)
+        parts.beyond |= high >= parts.hist.shape[1]
+
+    def add_parts(self, parts: "FoldParts", outs: np.ndarray):
+        """Add a chunk's folded parts (outs: its rows, for the histograms' rare recount)."""
+        if outs.shape[1] == 0:
+            return
+        if parts.low < 0:  # (tests/test_conformance.py checks every column of every game)
+            raise ValueError(f"a game result column holds {parts.low}: result columns must be non-negative")
+        hist, high = parts.hist, parts.high
+        if parts.beyond:  # a value beyond the guess: count again (rare: the guess grows)
+            self._hist_width = max(self._hist_width, 2 * (high + 1))
             hist = np.array([np.bincount(outs[:, :, col].ravel(), minlength=high + 1) for col in self._hist_cols],
                             dtype=np.int64).reshape(len(self._hist_cols), high + 1)
         hist = hist[:, :high + 1]  # (as wide as the chunk's largest histogram value)
         self.n += outs.shape[1]
-        self.sums += sums
-        self.xtx[np.diag_indices(len(self.names))] += squares
+        self.sums += parts.sums
+        self.xtx[np.diag_indices(len(self.names))] += parts.squares
         a, b = self._pairs[:, 0], self._pairs[:, 1]
-        self.xtx[a, b] += pair_sums
+        self.xtx[a, b] += parts.pair_sums
         self.xtx[b, a] = self.xtx[a, b]
-        if base is not None:
-            self.cross[cross_pairs[:, 0], cross_pairs[:, 1]] += cross_sums
+        if len(parts.cross_sums):
+            self.cross[self._cross[:, 0], self._cross[:, 1]] += parts.cross_sums
         self.chunk_hists = {self.names[col]: hist[h] for h, col in enumerate(self._hist_cols)}  # (for examples)
         for name, counts in self.chunk_hists.items():
             self.add_hist(name, counts)
@@ -298,17 +348,33 @@ class Tally:
 
     def fold(self, outs, first):
         """Add a chunk: outs[g] is group g's rows (rotations x deals x game columns) of games first.."""
+        parts = self.new_parts()
+        self.fold_block(parts, outs, 0, outs[0].shape[1])
+        self.commit(outs, first, parts)
+
+    def new_parts(self):
+        """Per group, empty FoldParts for blocks of a chunk to be folded into (fold_block)."""
+        return [summary.new_parts(None if ref is None else self.summaries[ref])
+                for summary, ref in zip(self.summaries, self.refs)]
+
+    def fold_block(self, parts, outs, lo, hi):
+        """Fold deals lo..hi-1 of a chunk (outs[g]: group g's rows) into parts (new_parts): on any thread."""
+        for summary, ref, g_parts, g_outs in zip(self.summaries, self.refs, parts, outs):
+            if ref is None:
+                summary.fold_block(g_parts, g_outs[:, lo:hi])
+            else:
+                summary.fold_block(g_parts, g_outs[:, lo:hi], self.summaries[ref], outs[ref][:, lo:hi])
+
+    def commit(self, outs, first, parts):
+        """Add a chunk of games first.. whose every deal is folded into parts: its sums, histograms, example
+        games and (sweeps) target metric."""
         n = outs[0].shape[1]
         if self.n == 0:
             self.first = first
         assert first == self.first + self.n, "a tally holds one contiguous range of games"
         metric_rows = np.empty((n, len(outs)), dtype=np.int64) if self.metric_col else None
-        for gi, (summary, g_outs) in enumerate(zip(self.summaries, outs)):
-            ref = self.refs[gi]
-            if ref is None:
-                summary.add(g_outs)
-            else:
-                summary.add(g_outs, self.summaries[ref], outs[ref])
+        for gi, (summary, g_outs, g_parts) in enumerate(zip(self.summaries, outs, parts)):
+            summary.add_parts(g_parts, g_outs)
             if self.metric_col:
                 fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), metric_rows[:, gi])
             _add_examples(summary, g_outs[0], first)
@@ -369,47 +435,6 @@ def arm_groups(sc: Scenario):
     for arm in sc.arms:
         by_group.setdefault(arm.group, []).append(arm)
     return [by_group[label] for label in sc.groups]
-
-
-class ChunkBuffers:
-    """The arrays chunks are played into, reused: the run plays a chunk while the previous one is committed,
-    so two sets take turns. A fresh array of a chunk's size (tens of MB) cost the game threads a page fault
-    and a page cleared by the kernel for every 4 KB they wrote: 2-4% of a Noize game."""
-
-    def __init__(self):
-        self.sets = [[], []]
-        self.turn = 0
-
-    def next_set(self):
-        """The set for the next chunk (the other set's chunk may still be committing)."""
-        self.turn ^= 1
-        return self.sets[self.turn]
-
-    @staticmethod
-    def take(buffers, g, shape):
-        """Group g's array of `shape` (C-contiguous) from the set `buffers`, grown when too small."""
-        size = int(np.prod(shape))
-        if len(buffers) <= g:
-            buffers.append(np.empty(0, dtype=np.int64))
-        if buffers[g].size < size:
-            buffers[g] = np.empty(size, dtype=np.int64)
-        return buffers[g][:size].reshape(shape)
-
-
-def play_chunk(sc: Scenario, first, n, interrupts=None, buffers=None):
-    """Every arm's result rows for games first .. first+n-1: per group, an array rotations x deals x
-    game columns; None if interrupted. buffers: a ChunkBuffers set to play into (default: new arrays)."""
-    game = sc.game
-    outs = []
-    for g, arms in enumerate(arm_groups(sc)):
-        shape = (len(arms), n, len(game.columns(len(arms[0].seats))))
-        g_outs = np.empty(shape, dtype=np.int64) if buffers is None else ChunkBuffers.take(buffers, g, shape)
-        for r, arm in enumerate(arms):
-            if interrupts is not None and interrupts.signal is not None:
-                return None
-            game.run_batch(arm.encoded(game), sc.seed, first, g_outs[r])
-        outs.append(g_outs)
-    return outs
 
 
 class ParquetRows:
@@ -492,19 +517,22 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     played = 0  # games played and handed to the fold
     buffers = ChunkBuffers()  # (a set is played into again only after its chunk's commit: commits.wait below)
+    groups = arm_groups(sc)
     t0 = time.perf_counter()
     with Interrupts() as interrupts:
         try:
-            with Committer(tally, rows) as commits:  # (its exit waits for a commit under way)
+            with Committer(tally, rows) as commits, \
+                    ThreadPoolExecutor(used_threads, thread_name_prefix="play") as pool:
                 while played < total and interrupts.signal is None and not looks.stopped:
                     n = min(size, total - played, looks.next_checkpoint(played) - played)
                     started = time.perf_counter()
-                    # the previous chunk is being folded meanwhile, on other threads
-                    outs = play_chunk(sc, played, n, interrupts, buffers.next_set())
+                    # the previous chunk is being committed meanwhile, on another thread
+                    chunk = play_and_fold(sc, groups, tally, played, n, interrupts, buffers.next_set(),
+                                          pool if used_threads > 1 else None)
                     commits.wait()
-                    if outs is None:
+                    if chunk is None:
                         break  # interrupted inside the chunk: it is dropped whole
-                    commits.start(outs, played)
+                    commits.start(*chunk, played)
                     played += n
                     if bar is not None:
                         bar.update(n)
@@ -528,8 +556,8 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
 
 
 class Committer:
-    """Commits played chunks on a background thread, so that a chunk is folded while the next one is
-    played (both release the GIL). A chunk is committed whole: every summary, histogram, sweep sum and
+    """Commits played chunks on a background thread, so that a chunk's sums, examples and Parquet rows are
+    added while the next one is played. A chunk is committed whole: every summary, histogram, sweep sum and
     Parquet file takes it, in game order, one chunk at a time; wait() returns once it has (and raises
     what the commit raised)."""
 
@@ -539,25 +567,21 @@ class Committer:
         self.pending = None
 
     def __enter__(self):
-        from concurrent.futures import ThreadPoolExecutor
-
-        # numba's thread count is per thread: the commit thread folds with the run's --threads too
-        self.pool = ThreadPoolExecutor(1, thread_name_prefix="commit", initializer=numba.set_num_threads,
-                                       initargs=(numba.get_num_threads(),))
+        self.pool = ThreadPoolExecutor(1, thread_name_prefix="commit")
         return self
 
     def __exit__(self, *exc):
         self.pool.shutdown(wait=True)  # an exception leaves no commit running behind it
         return False
 
-    def start(self, outs, first):
+    def start(self, outs, parts, first):
         assert self.pending is None, "one chunk at a time, in game order"
-        self.pending = self.pool.submit(self._commit, outs, first)
+        self.pending = self.pool.submit(self._commit, outs, parts, first)
 
-    def _commit(self, outs, first):
+    def _commit(self, outs, parts, first):
         if self.rows is not None:
             self.rows.write(outs, first)
-        self.tally.fold(outs, first)
+        self.tally.commit(outs, first, parts)
 
     def wait(self):
         pending, self.pending = self.pending, None

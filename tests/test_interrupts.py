@@ -39,16 +39,21 @@ def signal_on_call(monkeypatch):
     (a background job of a script: there Python leaves it ignored)."""
     previous = signal.signal(signal.SIGINT, signal.default_int_handler)
 
-    def arm(game_name, n, sig):
+    def arm(game_name, n, sig, first_game=0):
+        """Signal after the n-th call, counting the calls that play from first_game on only."""
         game = get_game(game_name)
         real = game.run_batch
-        calls = {"k": 0}
+        calls = {"k": 0, "after": []}  # after: (first game, games) of each call after the signal
 
-        def run_batch(*args, **kw):
-            calls["k"] += 1
-            real(*args, **kw)
-            if calls["k"] == n:
-                os.kill(os.getpid(), sig)
+        def run_batch(encoded, seed, first, out):
+            if calls["k"] >= n:
+                calls["after"].append((first, len(out)))
+                time.sleep(0.5)  # (a slow game: the signal is noted before any thread could end the chunk)
+            real(encoded, seed, first, out)
+            if first >= first_game:
+                calls["k"] += 1
+                if calls["k"] == n:
+                    os.kill(os.getpid(), sig)
 
         monkeypatch.setattr(game, "run_batch", run_batch)
         return calls
@@ -80,15 +85,18 @@ def check_consistent(out, arms=2):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
-def test_a_signal_between_two_arms_drops_that_chunk_whole(tmp_path, signal_on_call, sig):
-    # call 1 is the warm-up (game 0, not recorded); calls 2-3 the two arms of chunk 1; the signal
-    # arrives after the first arm of chunk 2 has played
-    calls = signal_on_call("noize", 4, sig)
-    r, out = run_cli(tmp_path, "--chunk-size", "1000")
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_signal_between_two_arms_drops_that_chunk_whole(tmp_path, signal_on_call, sig, threads):
+    # the first chunk holds games 0-999; the signal arrives once the first arm has played the first block of
+    # the second chunk (the play threads play a block of deals for every arm, then take the next block)
+    calls = signal_on_call("noize", 1, sig, first_game=1000)
+    r, out = run_cli(tmp_path, "--chunk-size", "1000", "--threads", str(threads))
     assert r.exit_code == EXIT_PARTIAL, r.output
     man = check_consistent(out)
     assert man["games_played"] == 1000 and man["stopped_by"] == signal.Signals(sig).name
-    assert calls["k"] == 4, "no kernel runs after the signal"
+    # no block starts after the signal: each thread only ends the block it is playing (its other arm)
+    assert 1 <= len(calls["after"]) <= 2 * threads - 1, calls["after"]
+    assert sum(games for _, games in calls["after"]) < 2 * 1000, "the chunk was not played to its end"
     assert "partial report of 1,000 of 40,000 deals" in r.output
 
 

@@ -7,11 +7,15 @@ from analyzer.threads import blocks, run_in_blocks
 
 @pytest.mark.parametrize("n", [1, 63, 64, 65, 1000, 12_345])
 @pytest.mark.parametrize("threads", [1, 2, 3, 8])
-def test_blocks_cover_every_game_once(n, threads):
-    todo = blocks(n, 64, threads)
+@pytest.mark.parametrize("most", [None, 64, 1024])
+def test_blocks_cover_every_game_once(n, threads, most):
+    todo = blocks(n, 64, threads, most)
     assert todo[0][0] == 0 and todo[-1][1] == n
     assert all(a[1] == b[0] for a, b in zip(todo, todo[1:]))
     assert all(lo < hi and (hi - lo) % 64 == 0 or hi == n for lo, hi in todo)
+    assert most is None or all(hi - lo <= most for lo, hi in todo)
+    sizes = [hi - lo for lo, hi in todo]
+    assert sizes == sorted(sizes, reverse=True) or sizes[-1] < 64, "decreasing sizes (guided)"
 
 
 def test_run_in_blocks_fills_every_row(monkeypatch):
