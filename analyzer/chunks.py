@@ -1,19 +1,21 @@
 """Playing a chunk of deals for every arm, folded on the threads that played it.
 
 The deals of a chunk are cut into blocks (analyzer.threads.blocks), taken in order by the run's play
-threads as they free up. A thread plays its block for every arm, into the chunk's arrays, then folds the
-block's rows into sums of its own (runner.FoldParts) while they are still in its cache. At the end of the
-chunk the threads' sums are added up: integer sums, so neither the blocks nor the thread that took each
-one change any result.
+threads as they free up. A thread plays its block for every arm into arrays of its own, then folds the
+block's rows into sums of its own (runner.FoldParts) while they are still in its cache; the chunk keeps
+each deal's end condition (for example games) and, in sweeps, its target metric. At the end of the chunk
+the threads' sums are added up: integer sums, so neither the blocks nor the thread that took each one
+change any result. Only a run that writes every row (--keep-games) plays into arrays of the chunk's size.
 
 Folding a chunk on a thread of its own while the next one was played, as the runner did before, made a
-third thread share the two cores with the game threads and read each chunk back from memory: a
-four-player Noize run ran at 0.79 of its kernel alone.
+third thread share the two cores with the game threads and read each chunk back from memory (and arrays
+of a chunk's size, tens of MB, cost a page fault every 4 KB on their first use).
 """
 from __future__ import annotations
 
 import threading
 from concurrent.futures import wait
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -50,37 +52,65 @@ class ChunkBuffers:
         return buffers[g][:size].reshape(shape)
 
 
-def play_and_fold(sc, groups, tally, first, n, interrupts=None, buffers=None, pool=None):
-    """Every arm's result rows for games first .. first+n-1 (per group, an array rotations x deals x game
-    columns) and, per group, their FoldParts for tally.commit; None if interrupted (the chunk is dropped).
+@dataclass
+class Played:
+    """A chunk played and folded: per group, its FoldParts; the columns it keeps (runner.ChunkColumns); every
+    arm's rows (per group, rotations x deals x game columns) when asked for (Parquet), else None."""
 
-    groups: the arms of each group (runner.arm_groups); buffers: a ChunkBuffers set to play into (default:
-    new arrays); pool: a ThreadPoolExecutor of numba.get_num_threads() play threads (default: this thread)."""
+    parts: list
+    columns: object
+    rows: list | None
+
+
+_scratch = threading.local()  # a play thread's block arrays, kept for its next chunks
+
+
+def _block_arrays(shapes, most):
+    """This thread's arrays for a block of at most `most` deals, per group (rotations, most, columns)."""
+    key = (tuple(shapes), most)
+    if getattr(_scratch, "key", None) != key:
+        _scratch.key = key
+        _scratch.arrays = [np.empty((rot, most, cols), dtype=np.int64) for rot, cols in shapes]
+    return _scratch.arrays
+
+
+def play_and_fold(sc, groups, tally, first, n, interrupts=None, keep_rows=False, buffers=None, pool=None):
+    """Play games first .. first+n-1 for every arm and fold them (runner.Tally.fold_block): a Played for
+    tally.commit, or None if interrupted (the chunk is dropped).
+
+    groups: the arms of each group (runner.arm_groups). keep_rows: also return every row, in arrays of a
+    ChunkBuffers set `buffers` (default: new arrays); without it, each thread plays its blocks into arrays of
+    its own that stay in its cache. pool: a ThreadPoolExecutor of numba.get_num_threads() play threads
+    (default: this thread)."""
     game = sc.game
-    outs = []
-    for g, arms in enumerate(groups):
-        shape = (len(arms), n, len(game.columns(len(arms[0].seats))))
-        outs.append(np.empty(shape, dtype=np.int64) if buffers is None else ChunkBuffers.take(buffers, g, shape))
+    shapes = [(len(arms), len(game.columns(len(arms[0].seats)))) for arms in groups]
+    rows = None
+    if keep_rows:
+        rows = [np.empty((rot, n, cols), dtype=np.int64) if buffers is None
+                else ChunkBuffers.take(buffers, g, (rot, n, cols)) for g, (rot, cols) in enumerate(shapes)]
     workers = numba.get_num_threads() if pool is not None else 1
-    deal_bytes = sum(o.shape[0] * o.shape[2] * 8 for o in outs)
+    deal_bytes = sum(rot * cols * 8 for rot, cols in shapes)
     most = max(MIN_BLOCK, BLOCK_BYTES // deal_bytes // MIN_BLOCK * MIN_BLOCK)
     todo = iter(threads.blocks(n, MIN_BLOCK, workers, most))
     lock = threading.Lock()
+    columns = tally.chunk_columns(n)
 
     def play_blocks():
         parts = tally.new_parts()
         played = 0
         with threads.on_this_thread():
+            scratch = None if keep_rows else _block_arrays(shapes, most)
             while interrupts is None or interrupts.signal is None:
                 with lock:
                     block = next(todo, None)
                 if block is None:
                     break
                 lo, hi = block
+                outs = [g_rows[:, lo:hi] for g_rows in rows] if keep_rows else [a[:, :hi - lo] for a in scratch]
                 for arms, g_outs in zip(groups, outs):
                     for r, arm in enumerate(arms):
-                        game.run_batch(arm.encoded(game), sc.seed, first + lo, g_outs[r, lo:hi])
-                tally.fold_block(parts, outs, lo, hi)
+                        game.run_batch(arm.encoded(game), sc.seed, first + lo, g_outs[r])
+                tally.fold_block(parts, columns, outs, lo, hi)
                 played += hi - lo
         return parts, played
 
@@ -99,4 +129,4 @@ def play_and_fold(sc, groups, tally, first, n, interrupts=None, buffers=None, po
     for other, _ in done[1:]:
         for mine, theirs in zip(parts, other):
             mine.merge(theirs)
-    return outs, parts
+    return Played(parts, columns, rows)

@@ -68,10 +68,11 @@ def play_task(raw, source, key, first, n, parquet_dir, threads):
     with ThreadPoolExecutor(threads_used) as pool:
         while done < first + n:  # sub-chunks keep memory bounded inside a large task
             m = min(R.DEFAULT_CHUNK, first + n - done)
-            outs, parts = play_and_fold(sc, groups, tally, done, m, pool=pool if threads_used > 1 else None)
+            chunk = play_and_fold(sc, groups, tally, done, m, keep_rows=parquet_dir is not None,
+                                  pool=pool if threads_used > 1 else None)
             if parquet_dir is not None:
-                _write_parts(sc, Path(parquet_dir), outs, done)
-            tally.commit(outs, done, parts)
+                _write_parts(sc, Path(parquet_dir), chunk.rows, done)
+            tally.commit(done, m, chunk.parts, chunk.columns)
             done += m
     return tally, time.perf_counter() - t, os.getpid()
 

@@ -39,10 +39,9 @@ class FoldParts:
     squares: np.ndarray
     pair_sums: np.ndarray
     cross_sums: np.ndarray
-    hist: np.ndarray  # hist_columns x values (a value beyond the width is not counted: see Summary.add_parts)
+    hist: np.ndarray  # hist_columns x values 0, 1, ... (widened when a block holds a larger value: widen)
     low: int = 0  # the smallest and largest histogram value folded
     high: int = 0
-    beyond: bool = False  # a value beyond hist's width was not counted: count the histograms again
 
     def merge(self, other: "FoldParts"):
         for mine, theirs in ((self.sums, other.sums), (self.squares, other.squares),
@@ -55,7 +54,17 @@ class FoldParts:
         self.hist[:, :other_hist.shape[1]] += other_hist
         self.low = min(self.low, other.low)
         self.high = max(self.high, other.high)
-        self.beyond |= other.beyond
+
+    def widen(self, hist_cols, outs, high):
+        """A block (outs) held histogram values up to high, beyond hist: fold_rows counted the values that
+        fit; count the others in a table twice as wide as needed (rare: the next chunk's guess grows)."""
+        old = self.hist.shape[1]
+        wide = np.zeros((len(hist_cols), 2 * (high + 1)), dtype=np.int64)
+        wide[:, :old] = self.hist
+        for h, col in enumerate(hist_cols):
+            values = outs[:, :, col].ravel()
+            np.add.at(wide[h], values[values >= old], 1)
+        self.hist = wide
 
 
 @dataclass
@@ -121,7 +130,7 @@ class Summary:
         base and base_outs, the baseline group's summary and rows of the same deals."""
         parts = self.new_parts(base)
         self.fold_block(parts, outs, base, base_outs)
-        self.add_parts(parts, outs)
+        self.add_parts(parts, outs.shape[1])
 
     def new_parts(self, base: "Summary | None" = None) -> "FoldParts":
         """Empty sums for a chunk's blocks to be folded into (with base: its cross products too)."""
@@ -146,21 +155,18 @@ class Summary:
                                    parts.cross_sums, parts.hist)
         parts.low = min(parts.low, low)
         parts.high = max(parts.high, high)
-        parts.beyond |= high >= parts.hist.shape[1]
+        if high >= parts.hist.shape[1]:
+            parts.widen(self._hist_cols, outs, high)
 
-    def add_parts(self, parts: "FoldParts", outs: np.ndarray):
-        """Add a chunk's folded parts (outs: its rows, for the histograms' rare recount)."""
-        if outs.shape[1] == 0:
+    def add_parts(self, parts: "FoldParts", n):
+        """Add the folded parts of a chunk of n deals."""
+        if n == 0:
             return
         if parts.low < 0:  # (tests/test_conformance.py checks every column of every game)
             raise ValueError(f"a game result column holds {parts.low}: result columns must be non-negative")
-        hist, high = parts.hist, parts.high
-        if parts.beyond:  # a value beyond the guess: count again (rare: the guess grows)
-            self._hist_width = max(self._hist_width, 2 * (high + 1))
-            hist = np.array([np.bincount(outs[:, :, col].ravel(), minlength=high + 1) for col in self._hist_cols],
-                            dtype=np.int64).reshape(len(self._hist_cols), high + 1)
-        hist = hist[:, :high + 1]  # (as wide as the chunk's largest histogram value)
-        self.n += outs.shape[1]
+        self._hist_width = max(self._hist_width, parts.hist.shape[1])
+        hist = parts.hist[:, :parts.high + 1]  # (as wide as the chunk's largest histogram value)
+        self.n += n
         self.sums += parts.sums
         self.xtx[np.diag_indices(len(self.names))] += parts.squares
         a, b = self._pairs[:, 0], self._pairs[:, 1]
@@ -333,6 +339,15 @@ def warm_up(sc: Scenario):
 
 
 @dataclass
+class ChunkColumns:
+    """What a chunk keeps of its rows beyond the sums: per group, the end condition of each deal (rotation 0:
+    the example games) and, in sweeps, each deal's target metric per group (deals x groups)."""
+
+    ends: list
+    metric: np.ndarray | None
+
+
+@dataclass
 class Tally:
     """Everything a run adds up, for a range of game indices: one Summary per group (variant, sweep
     point, pairing) and, in sweeps, the target metric's per-deal sums and cross products between all
@@ -348,39 +363,46 @@ class Tally:
 
     def fold(self, outs, first):
         """Add a chunk: outs[g] is group g's rows (rotations x deals x game columns) of games first.."""
-        parts = self.new_parts()
-        self.fold_block(parts, outs, 0, outs[0].shape[1])
-        self.commit(outs, first, parts)
+        n = outs[0].shape[1]
+        parts, columns = self.new_parts(), self.chunk_columns(n)
+        self.fold_block(parts, columns, outs, 0, n)
+        self.commit(first, n, parts, columns)
 
     def new_parts(self):
         """Per group, empty FoldParts for blocks of a chunk to be folded into (fold_block)."""
         return [summary.new_parts(None if ref is None else self.summaries[ref])
                 for summary, ref in zip(self.summaries, self.refs)]
 
-    def fold_block(self, parts, outs, lo, hi):
-        """Fold deals lo..hi-1 of a chunk (outs[g]: group g's rows) into parts (new_parts): on any thread."""
-        for summary, ref, g_parts, g_outs in zip(self.summaries, self.refs, parts, outs):
-            if ref is None:
-                summary.fold_block(g_parts, g_outs[:, lo:hi])
-            else:
-                summary.fold_block(g_parts, g_outs[:, lo:hi], self.summaries[ref], outs[ref][:, lo:hi])
+    def chunk_columns(self, n):
+        """What a chunk of n deals keeps of its rows beyond the sums, filled block by block (fold_block)."""
+        return ChunkColumns([np.empty(n, dtype=np.int64) for _ in self.summaries],
+                            np.empty((n, len(self.summaries)), dtype=np.int64) if self.metric_col else None)
 
-    def commit(self, outs, first, parts):
-        """Add a chunk of games first.. whose every deal is folded into parts: its sums, histograms, example
-        games and (sweeps) target metric."""
-        n = outs[0].shape[1]
+    def fold_block(self, parts, columns, outs, lo, hi):
+        """Fold deals lo..hi-1 of a chunk into parts (new_parts, this thread's) and columns (chunk_columns,
+        the chunk's): outs[g] holds group g's rows of those deals (rotations x hi - lo x game columns).
+        Any thread may fold any block."""
+        for gi, (summary, ref, g_parts, g_outs) in enumerate(zip(self.summaries, self.refs, parts, outs)):
+            if ref is None:
+                summary.fold_block(g_parts, g_outs)
+            else:
+                summary.fold_block(g_parts, g_outs, self.summaries[ref], outs[ref])
+            columns.ends[gi][lo:hi] = g_outs[0, :, summary.col("end")]
+            if self.metric_col:
+                fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), columns.metric[lo:hi, gi])
+
+    def commit(self, first, n, parts, columns):
+        """Add a chunk of n games first.. whose every deal is folded into parts and columns: its sums,
+        histograms, example games and (sweeps) target metric."""
         if self.n == 0:
             self.first = first
         assert first == self.first + self.n, "a tally holds one contiguous range of games"
-        metric_rows = np.empty((n, len(outs)), dtype=np.int64) if self.metric_col else None
-        for gi, (summary, g_outs, g_parts) in enumerate(zip(self.summaries, outs, parts)):
-            summary.add_parts(g_parts, g_outs)
-            if self.metric_col:
-                fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), metric_rows[:, gi])
-            _add_examples(summary, g_outs[0], first)
+        for summary, g_parts, ends in zip(self.summaries, parts, columns.ends):
+            summary.add_parts(g_parts, n)
+            _add_examples(summary, ends, first)
         if self.metric_col:
-            self.metric_sums += metric_rows.sum(axis=0)
-            f = metric_rows.astype(np.float64)  # products of small integers: exact below 2**53 per chunk
+            self.metric_sums += columns.metric.sum(axis=0)
+            f = columns.metric.astype(np.float64)  # products of small integers: exact below 2**53 per chunk
             self.metric_xtx += np.rint(f.T @ f).astype(np.int64)
         self.n += n
 
@@ -516,7 +538,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     looks.prepare(tally)
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
     played = 0  # games played and handed to the fold
-    buffers = ChunkBuffers()  # (a set is played into again only after its chunk's commit: commits.wait below)
+    # with --keep-games, the rows are played into chunk arrays: a set is played into again only after its
+    # chunk's commit (commits.wait below)
+    buffers = ChunkBuffers()
     groups = arm_groups(sc)
     t0 = time.perf_counter()
     with Interrupts() as interrupts:
@@ -527,12 +551,12 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                     n = min(size, total - played, looks.next_checkpoint(played) - played)
                     started = time.perf_counter()
                     # the previous chunk is being committed meanwhile, on another thread
-                    chunk = play_and_fold(sc, groups, tally, played, n, interrupts, buffers.next_set(),
-                                          pool if used_threads > 1 else None)
+                    chunk = play_and_fold(sc, groups, tally, played, n, interrupts, rows is not None,
+                                          buffers.next_set(), pool if used_threads > 1 else None)
                     commits.wait()
                     if chunk is None:
                         break  # interrupted inside the chunk: it is dropped whole
-                    commits.start(*chunk, played)
+                    commits.start(chunk, played, n)
                     played += n
                     if bar is not None:
                         bar.update(n)
@@ -574,14 +598,15 @@ class Committer:
         self.pool.shutdown(wait=True)  # an exception leaves no commit running behind it
         return False
 
-    def start(self, outs, parts, first):
+    def start(self, chunk, first, n):
+        """Commit a chunks.Played of n games first.. (in the background)."""
         assert self.pending is None, "one chunk at a time, in game order"
-        self.pending = self.pool.submit(self._commit, outs, parts, first)
+        self.pending = self.pool.submit(self._commit, chunk, first, n)
 
-    def _commit(self, outs, parts, first):
+    def _commit(self, chunk, first, n):
         if self.rows is not None:
-            self.rows.write(outs, first)
-        self.tally.commit(outs, first, parts)
+            self.rows.write(chunk.rows, first)
+        self.tally.commit(first, n, chunk.parts, chunk.columns)
 
     def wait(self):
         pending, self.pending = self.pending, None
@@ -629,18 +654,13 @@ def progress_bar(sc, total):
                 dynamic_ncols=True)
 
 
-def _add_examples(summary, out, first):
-    """Keep the first EXAMPLES game indices of every end condition (rotation 0)."""
-    end = None
+def _add_examples(summary, ends, first):
+    """Keep the first EXAMPLES game indices of every end condition (ends: each deal's, rotation 0)."""
     # the chunk's end conditions over every rotation, from the fold ("end" is always a histogram column:
     # metrics.histogram_columns)
     for code in np.flatnonzero(summary.chunk_hists["end"]):
         got = summary.examples.get(int(code), [])
         if len(got) < EXAMPLES:
-            # the column is read only while a condition lacks examples: a chunk that has left the cache
-            # costs a cache line per game (a fifth of the fold)
-            if end is None:
-                end = out[:, summary.col("end")]
-            idx = np.flatnonzero(end == code)[:EXAMPLES - len(got)]
+            idx = np.flatnonzero(ends == code)[:EXAMPLES - len(got)]
             if len(idx):  # (none when the code ended games of other rotations only)
                 summary.examples[int(code)] = got + [int(first + i) for i in idx]
