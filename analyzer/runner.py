@@ -522,8 +522,9 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     """Play every arm on games 0 .. games-1 (default: the scenario's) in chunks and fold the results.
 
     A chunk holds at most chunk_size deals and is cut to about chunk_seconds of play, so that an
-    interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run after
-    the chunk in play (which is dropped unless every arm finished it): the result is then partial."""
+    interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run once the
+    blocks in play are played (their chunk is dropped unless every block of it was): the result is then
+    partial."""
     total = games if games is not None else sc.games
     if threads:
         numba.set_num_threads(threads)
@@ -537,7 +538,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     looks = Looks(sc, total)
     looks.prepare(tally)
     size = min(chunk_size, max(MIN_CHUNK, FIRST_PLAYS // len(sc.arms)))
-    played = 0  # games played and handed to the fold
+    played = 0  # games played, folded and handed to the commit thread
     # with --keep-games, the rows are played into chunk arrays: a set is played into again only after its
     # chunk's commit (commits.wait below)
     buffers = ChunkBuffers()
