@@ -189,8 +189,8 @@ def fold_rows(outs, spec, base_outs, base_spec, with_base, pairs, cross_pairs, h
     column pairs it keeps (pairs: a, b column indices; pair_sums[p] += row[a] x row[b]), the products with
     the baseline's row of the same deal (cross_pairs: a of this group's row, b of the baseline's; only when
     with_base) and the histograms of the game columns hist_cols over all rotations (hist: hist_cols x
-    values). Integer sums, so no split of the deals changes any of them. nogil: the commit thread folds
-    while the game threads play the next chunk.
+    values). Integer sums, so no split of the deals changes any of them. nogil: each play thread folds
+    the blocks it has played (analyzer.chunks).
 
     The rows are folded BLOCK deals at a time, held column by column (block_columns), so that every sum
     is a loop over one column that the compiler vectorises. A four-player Noize deal, folded deal by deal

@@ -288,7 +288,8 @@ def slug(text):
 
 class Interrupts:
     """While games are played, SIGINT (Ctrl-C) and SIGTERM are remembered instead of raised, and acted on
-    between chunks: a chunk is committed to every summary and Parquet file whole, or not at all."""
+    between blocks (the play threads stop) and chunks: a chunk is committed to every summary and Parquet
+    file whole, or not at all."""
 
     def __init__(self):
         self.signal = None
