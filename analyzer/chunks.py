@@ -28,8 +28,8 @@ SIGNAL_POLL = 0.05  # seconds: how soon the play threads learn of a Ctrl-C
 
 
 class ChunkBuffers:
-    """The arrays chunks are played into, reused: the run plays a chunk while the previous one is committed,
-    so two sets take turns. A fresh array of a chunk's size (tens of MB) cost the game threads a page fault
+    """The arrays chunks are played into with --keep-games, reused: the run plays a chunk while the previous
+    one is committed, so two sets take turns. A fresh array of a chunk's size (tens of MB) cost the game threads a page fault
     and a page cleared by the kernel for every 4 KB they wrote: 2-4% of a Noize game."""
 
     def __init__(self):
