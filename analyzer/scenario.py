@@ -27,6 +27,7 @@ from pathlib import Path
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games import game_names, get_game
 from analyzer.games.base import Game, Seat
+from analyzer.textfiles import MAX_DEPTH, MAX_SCENARIO_BYTES, TextFileError, nesting_depth, read_text
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**10
@@ -133,20 +134,29 @@ def get_path(raw: dict, path: str, default=MISSING):
 
 
 def load_raw(path: str | Path) -> dict:
-    path = Path(path)
+    """The TOML of a scenario file, or ScenarioError naming the file: only a regular UTF-8 file of bounded
+    size (a byte-order mark and CRLF line ends are fine), nested no deeper than a scenario needs."""
     try:
-        if not path.is_file():  # a folder, a FIFO (reading it would wait for ever), a device...
-            what = "is a folder" if path.is_dir() else "is not a regular file" if path.exists() else "does not exist"
-            raise ScenarioError(str(path), None, None, f"cannot be read: it {what}")
-        text = path.read_bytes().decode("utf-8")
-    except OSError as e:
-        raise ScenarioError(str(path), None, None, f"cannot be read: {e.strerror}") from None
-    except UnicodeDecodeError as e:
-        raise ScenarioError(str(path), None, None, f"is not UTF-8 text (byte {e.start}): save it as UTF-8") from None
+        text = read_text(path, MAX_SCENARIO_BYTES, "scenario")
+    except TextFileError as e:
+        raise ScenarioError(str(path), None, None, str(e)) from None
+    return parse_toml(text, str(path), "scenario")
+
+
+def parse_toml(text: str, source: str, what: str) -> dict:
+    """tomllib.loads, with every failure said in one line naming source."""
     try:
-        return tomllib.loads(text)
+        raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(str(path), None, None, f"is not valid TOML: {e}") from None
+        raise ScenarioError(source, None, None, f"is not valid TOML: {e}") from None
+    except RecursionError:  # (tomllib parses nested arrays and inline tables recursively)
+        raise ScenarioError(source, None, None, f"nests lists or tables more than {MAX_DEPTH} levels deep: "
+                                                f"a {what} needs a few") from None
+    depth, where = nesting_depth(raw)
+    if depth > MAX_DEPTH:
+        raise ScenarioError(source, None, None, f"nests lists or tables more than {MAX_DEPTH} levels deep "
+                                                f"(at {where[:60]}...): a {what} needs a few")
+    return raw
 
 
 def _int(raw, key, source, low, high, default=MISSING):

@@ -24,9 +24,9 @@ def sweep(axis, extra=""):
 
 CASES = [
     # the file itself
-    (None, ["run", "missing.toml"], "missing.toml: cannot be read: it does not exist"),
+    (None, ["run", "missing.toml"], "missing.toml: does not exist"),
     ("DIR", [], "is a directory"),
-    ("FIFO", [], "is not a regular file"),
+    ("FIFO", [], "is a FIFO (named pipe), not a scenario"),
     (b"game = \"noize\"\xff\xfe", [], "is not UTF-8 text"),
     ("game = [", [], "is not valid TOML"),
     ("", [], "game = (missing)"),

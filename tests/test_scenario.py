@@ -47,7 +47,7 @@ def test_file_errors_name_the_file(tmp_path):
     p.write_text("game = 'noize'\ngames = [\n")
     with pytest.raises(ScenarioError, match=r"broken.toml: is not valid TOML"):
         load(p)
-    with pytest.raises(ScenarioError, match="cannot be read"):
+    with pytest.raises(ScenarioError, match="missing.toml: does not exist"):
         load(tmp_path / "missing.toml")
 
 

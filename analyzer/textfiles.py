@@ -1,0 +1,82 @@
+"""Reading a designer's text files (scenarios, deck files) safely: only regular files of bounded size,
+checked before a byte is read, so that a FIFO, a device (/dev/zero, /dev/urandom) or a huge file is refused
+at once instead of hanging or eating memory; UTF-8 with or without a byte-order mark; any line ends
+(CRLF from Windows, lone CR from old Macs) read as newlines."""
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+MAX_SCENARIO_BYTES = 1_000_000  # the longest shipped scenario is under 3 kB
+MAX_DECK_BYTES = 1_000_000  # a deck of every card a game allows is well under 100 kB
+MAX_DEPTH = 16  # tables and lists inside each other; a scenario needs 5 ([[variants]] > seats > N > key)
+
+
+class TextFileError(Exception):
+    """Why a file cannot be read, as the end of a sentence about it ("is a folder")."""
+
+
+def _kind(mode):
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def read_text(path: str | Path, limit: int, what: str) -> str:
+    """The text of a regular file of at most `limit` bytes, or TextFileError saying why not.
+
+    what: what the file should be ("scenario", "deck file"), for the messages."""
+    path = Path(path)
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise TextFileError("does not exist") from None
+    except OSError as e:
+        raise TextFileError(f"cannot be read: {e.strerror or e}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise TextFileError(f"is {_kind(info.st_mode)}, not a {what}: give the path of a text file")
+    if info.st_size > limit:
+        raise TextFileError(f"holds {info.st_size:,} bytes: a {what} may hold at most {limit:,}")
+    try:
+        # O_NONBLOCK: should the path have become a FIFO since the check, opening it does not wait for a writer
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            data = f.read(limit + 1)  # (a file growing under us, or a /proc file that lies about its size)
+    except OSError as e:
+        raise TextFileError(f"cannot be read: {e.strerror or e}") from None
+    if len(data) > limit:
+        raise TextFileError(f"holds more than {limit:,} bytes: a {what} may hold at most {limit:,}")
+    try:
+        text = data.decode("utf-8-sig")  # (a byte-order mark, as Windows editors write, is dropped)
+    except UnicodeDecodeError as e:
+        raise TextFileError(f"is not UTF-8 text (byte {e.start:,}): save it as UTF-8") from None
+    if "\x00" in text:
+        raise TextFileError(f"holds a NUL byte (at character {text.index(chr(0)):,}): a {what} is plain text")
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def nesting_depth(value, limit: int = MAX_DEPTH):
+    """(depth, dotted path of the deepest item) of nested dicts and lists, stopping once past limit.
+
+    Iterative, so that a hostile file 10,000 levels deep costs no recursion (anything that walks the
+    parsed value recursively, deepcopy or json included, would raise RecursionError on it)."""
+    deepest, where = 0, ""
+    stack = [(value, 0, "")]
+    while stack:
+        node, depth, path = stack.pop()
+        if depth > deepest:
+            deepest, where = depth, path
+            if deepest > limit:
+                break
+        if isinstance(node, dict):
+            stack.extend((v, depth + 1, f"{path}.{k}" if path else str(k)) for k, v in node.items())
+        elif isinstance(node, list):
+            stack.extend((v, depth + 1, f"{path}.{i}" if path else str(i)) for i, v in enumerate(node))
+    return deepest, where
