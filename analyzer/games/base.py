@@ -96,11 +96,13 @@ class Param:
                 raise bad
             return value
         if self.kind == "intlist":
-            if not isinstance(value, list) or not value or len(set(value)) != len(value):
+            if not isinstance(value, list) or not value:
                 raise bad
-            for x in value:
+            for x in value:  # (before set(): a nested list or table in the list is unhashable)
                 if isinstance(x, bool) or not isinstance(x, int) or not self.low <= x <= self.high:
                     raise bad
+            if len(set(value)) != len(value):
+                raise bad
             return list(value)
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
             raise bad
