@@ -118,8 +118,8 @@ def play_and_fold(sc, groups, tally, first, n, interrupts=None, keep_rows=False,
         done = [play_blocks()]
     else:
         futures = [pool.submit(play_blocks) for _ in range(workers)]
-        # a signal's handler (runner.Interrupts) runs on the main thread only, once it runs Python: it wakes
-        # now and then, so that the play threads stop at their next block
+        # a signal's handler (analyzer.interrupts) runs on the main thread only, once it runs Python: it
+        # wakes now and then, so that the play threads stop at their next block
         while wait(futures, timeout=SIGNAL_POLL).not_done:
             pass
         done = [f.result() for f in futures]

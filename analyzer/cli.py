@@ -1,26 +1,76 @@
 """The `analyzer` command: run scenarios, trace single games, list games, benchmark."""
 from __future__ import annotations
 
+import copy
 import json
+import os
 import shlex
 import shutil
 import signal
 import sys
 import textwrap
 import threading
+from contextlib import nullcontext
 from pathlib import Path
 
 import click
 
 from analyzer.errors import ScenarioError
+from analyzer.interrupts import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NOTHING, EXIT_PARTIAL, Interrupts, Quit,
+                                 signal_name)
 
 
-EXIT_PARTIAL = 3  # a partial report was written (stopped by Ctrl-C or SIGTERM)
-EXIT_NOTHING = 130  # stopped before any game finished: nothing written
+class BadInput(click.ClickException):
+    """Refused before any game was played: one line, exit status 2."""
+
+    exit_code = EXIT_BAD_INPUT
 
 
 def _fail(err: ScenarioError):
-    raise click.ClickException(str(err))
+    raise BadInput(str(err))
+
+
+class Count(click.ParamType):
+    """An integer from low to high; the message says the range with thousands separators."""
+
+    name = "integer"
+
+    def __init__(self, low, high=None):
+        self.low, self.high = low, high
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).replace("_", ""), 10)
+            except ValueError:
+                self.fail(f"{value!r} is not a whole number", param, ctx)
+        if number < self.low or (self.high is not None and number > self.high):
+            upper = f" to {self.high:,}" if self.high is not None else " or more"
+            self.fail(f"{number:,} is not allowed: give a whole number from {self.low:,}{upper}", param, ctx)
+        return number
+
+
+def _out_folder(out):
+    """--out as given, refusing an empty or blank name (it would silently mean the default folder)."""
+    if out is not None and not out.strip():
+        raise click.BadParameter(f"{out!r}: give a folder name (leave --out out for reports/<scenario>-<time>)",
+                                 param_hint="--out")
+    return out
+
+
+def _load_scenario(path, overrides):
+    """The scenario file validated as written, then with the command line's overrides: a bad value in
+    the file is refused even where a flag would override it."""
+    from analyzer import scenario as scen
+
+    try:
+        raw = scen.load_raw(path)
+        scen.build_with(copy.deepcopy(raw), str(path))
+        return raw, scen.build_with(copy.deepcopy(raw), str(path), overrides)
+    except ScenarioError as e:
+        _fail(e)
 
 
 def _parse_sets(sets):
@@ -47,19 +97,19 @@ def main():
 
 @main.command()
 @click.argument("scenario", type=click.Path(dir_okay=False))
-@click.option("--games", "-n", type=click.IntRange(1, 10**10), help="Number of deals to play (overrides the scenario's games).")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
+@click.option("--games", "-n", type=Count(1, 10**10), help="Number of deals to play (overrides the scenario's games).")
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-<time>].")
 @click.option("--keep-games", is_flag=True, help="Also write every game's result row to Parquet in the report folder.")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
               help="Override any scenario value, e.g. --set rules.shuffle_each_round=true --set all_seats.bluff=0.2 "
                    "(repeatable; values in TOML syntax).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
-@click.option("--chunk-size", type=click.IntRange(1, 5_000_000), default=100_000, show_default=True,
+@click.option("--chunk-size", type=Count(1, 5_000_000), default=100_000, show_default=True,
               help="Most deals per chunk (memory); chunks are also cut to about 0.4 s of play so that Ctrl-C is "
                    "honoured quickly. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-@click.option("--workers", "-w", type=click.IntRange(1, 256),
+@click.option("--workers", "-w", type=Count(1, 256),
               help="Play on a local Dask cluster of this many worker processes (needs analyzer[dask]). "
                    "Results do not depend on it.")
 @click.option("--scheduler", metavar="ADDRESS",
@@ -70,13 +120,23 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
 
     Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
     (exit status 3); stopped before any game finished, it writes nothing (exit status 130)."""
-    from analyzer import report, runner
-    from analyzer import scenario as scen
+    out = _out_folder(out)
+    _check_parallel(threads, workers, scheduler)
+    overrides = _parse_sets(sets)
+    if seed is not None:
+        overrides.append(("seed", seed, "--seed"))
+    if games is not None:
+        overrides.append(("games", games, "--games"))
+    _, sc = _load_scenario(scenario, overrides)
+    _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
+
+def _check_parallel(threads, workers, scheduler):
+    """--threads, --workers and --scheduler, checked before the scenario is read."""
     import numba
 
     if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
-        raise click.BadParameter(f"{threads}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
+        raise click.BadParameter(f"{threads:,}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
                                  param_hint="--threads")
     if workers and scheduler:
         raise click.BadParameter("give --workers (a local cluster) or --scheduler (a running one), not both",
@@ -87,66 +147,95 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         try:
             require_dask()
         except RuntimeError as e:
-            raise click.ClickException(str(e)) from None
-    overrides = _parse_sets(sets)
-    if seed is not None:
-        overrides.append(("seed", seed, "--seed"))
-    if games is not None:
-        overrides.append(("games", games, "--games"))
-    try:
-        sc = scen.load(scenario, overrides)
-    except ScenarioError as e:
-        _fail(e)
-    _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
+            raise BadInput(str(e)) from None
+    if scheduler is not None:
+        from analyzer.distributed import scheduler_address
+
+        try:
+            scheduler_address(scheduler)
+        except ValueError as e:
+            raise click.BadParameter(str(e), param_hint="--scheduler") from None
 
 
 def _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler):
     """Play a validated scenario (in this process or on Dask) and write its report folder atomically;
-    exit 3 if the run was stopped early, 130 if nothing was played."""
-    from analyzer import report, runner
+    exit 3 if the run was stopped early, 130 if nothing was played (analyzer.interrupts' contract)."""
+    from analyzer import report
 
     out_dir = Path(out) if out else report.default_dir(sc)
     try:
         tmp = report.prepare_out(out_dir)
     except report.OutError as e:
         raise click.BadParameter(str(e), param_hint="--out") from None
+    ctx = click.get_current_context(silent=True)
+    command_interrupts = ctx.find_root().obj if ctx is not None else None  # entry()'s, already installed
+    with Interrupts() if command_interrupts is None else nullcontext(command_interrupts) as interrupts:
+        try:
+            code, path, result = _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, workers,
+                                                 scheduler, interrupts)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    if path is not None:
+        click.echo(f"{result.games:,} deals in {result.wall:.1f} s ({result.games_per_second:,.0f} games/s)", err=True)
+        click.echo(f"Report: {path / 'index.html'}")
+    if code == EXIT_PARTIAL:
+        click.echo(f"Stopped by {signal_name(result.stopped_by) if result.stopped_by else 'request'}: partial report "
+                   f"of {result.games:,} of {sc.games:,} deals (exit status {EXIT_PARTIAL}).", err=True)
+    if code:
+        sys.exit(code)
+
+
+def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, workers, scheduler, interrupts):
+    """(exit status, report path or None, RunResult or None): play, then write the report into tmp and
+    move it to out_dir. A signal before play stops at once; during play it ends play; after play the
+    report is written all the same; a third signal quits without it (see analyzer.interrupts)."""
+    from analyzer import report, runner
+
     click.echo(f"{sc.name}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
                err=True)
-    previous_term = signal.signal(signal.SIGTERM, _interrupt)  # until the runner takes over, SIGTERM = Ctrl-C
+    result = None
     try:
         if workers or scheduler:
             from analyzer import distributed
 
-            result = distributed.run(sc, chunk_size=chunk_size, threads=threads,
-                                     keep_games_dir=tmp if keep_games else None, progress=not quiet,
-                                     workers=workers, scheduler=scheduler,
-                                     log=lambda line: click.echo(line, err=True))
+            try:
+                result = distributed.run(sc, chunk_size=chunk_size, threads=threads,
+                                         keep_games_dir=tmp if keep_games else None, progress=not quiet,
+                                         workers=workers, scheduler=scheduler,
+                                         log=lambda line: click.echo(line, err=True), interrupts=interrupts)
+            except ConnectionError as e:
+                raise click.BadParameter(str(e), param_hint="--scheduler") from None
         else:
             _warm_up_saying_so(sc, quiet)
-            result = runner.run(sc, chunk_size=chunk_size, threads=threads,
-                                keep_games_dir=tmp if keep_games else None, progress=not quiet)
+            result = runner.run(sc, chunk_size=chunk_size, threads=threads, keep_games_dir=tmp if keep_games else None,
+                                progress=not quiet, interrupts=interrupts)
         if result.games == 0:
-            click.echo("Stopped before any game finished: no report written.", err=True)
-            sys.exit(EXIT_NOTHING)
+            click.echo(f"Stopped by {signal_name(interrupts.signal)} before any game finished: no report written.",
+                       err=True)
+            return EXIT_NOTHING, None, result
+        what = f"the report of {result.games:,} deals"
+        if result.partial:
+            click.echo(f"Stopped by {signal_name(result.stopped_by)} after {result.games:,} of {sc.games:,} deals: "
+                       f"writing {'the partial report' if result.games else what}...", err=True)
+        interrupts.writing(f"Writing {what}")
         command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
         report.write_report(result, tmp, command)
         path = report.commit_out(tmp, out_dir)
-    except KeyboardInterrupt:
-        click.echo("Stopped before any game finished: no report written.", err=True)
-        sys.exit(EXIT_NOTHING)
-    finally:
-        signal.signal(signal.SIGTERM, previous_term)
-        shutil.rmtree(tmp, ignore_errors=True)
-    click.echo(f"{result.games:,} deals in {result.wall:.1f} s ({result.games_per_second:,.0f} games/s)", err=True)
-    click.echo(f"Report: {path / 'index.html'}")
-    if result.partial:
-        click.echo(f"Stopped by {report.signal_name(result.stopped_by) if result.stopped_by else 'request'}: partial "
-                   f"report of {result.games:,} of {sc.games:,} deals (exit status {EXIT_PARTIAL}).", err=True)
-        sys.exit(EXIT_PARTIAL)
+    except KeyboardInterrupt:  # (raised only before play: analyzer.interrupts)
+        click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
+                   f"nothing written.", err=True)
+        return EXIT_NOTHING, None, None
+    except Quit:
+        lost = f"the report of {result.games:,} finished deals was not written" if result else "no report written"
+        click.echo(f"Quit on a third signal: {lost}.", err=True)
+        return EXIT_NOTHING, None, result
+    return (EXIT_PARTIAL if result.partial else 0), path, result
 
 
+# what `analyzer ladder --scenario F` takes from F; the seats are the ladder's own (a warning says so)
 LADDER_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "variants", "practical_margin",
                "ladder", "stop")
+LADDER_SEATS = ("all_seats", "seats", "rotate_seats")
 
 
 @main.command()
@@ -154,33 +243,39 @@ LADDER_KEEP = ("name", "description", "game", "games", "seed", "players", "rules
 @click.option("--scenario", type=click.Path(dir_okay=False),
               help="Take the players, rules, variants (and [ladder], if any) from this scenario.")
 @click.option("--players", "-p", type=int, help="Number of players [default: the scenario's, else 4 or the only count].")
-@click.option("--games", "-n", type=click.IntRange(1, 10**10), help="Deals per rung [default: the scenario's, else 100,000].")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
+@click.option("--games", "-n", type=Count(1, 10**10), help="Deals per rung [default: the scenario's, else 100,000].")
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<game>-ladder-<time>].")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores].")
-@click.option("--workers", "-w", type=click.IntRange(1, 256), help="Play on a local Dask cluster (as for run).")
+@click.option("--workers", "-w", type=Count(1, 256), help="Play on a local Dask cluster (as for run).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 def ladder(game, scenario, players, games, seed, out, sets, threads, workers, quiet):
     """Does skill matter in GAME? Play its skill ladder (every rung against a random field, seats
     rotated, on the same deals) and write the report: each rung's share and the skill number."""
     from analyzer import scenario as scen
-    from analyzer.games import game_names, get_game
 
-    g = get_game(game)
-    if g is None:
-        raise click.BadParameter(f"{game!r}: known games are {', '.join(game_names())}", param_hint="GAME")
+    g = _game(game, "GAME")
+    out = _out_folder(out)
+    _check_parallel(threads, workers, None)
     overrides = _parse_sets(sets)
+    for key, value, flag in (("players", players, "--players"), ("games", games, "--games"), ("seed", seed, "--seed")):
+        if value is not None:
+            overrides.append((key, value, flag))
     try:
         if scenario:
-            loaded = scen.load_raw(scenario)
-            if loaded.get("game") != game:
-                raise ScenarioError(scenario, "game", loaded.get("game"), f"the scenario is for another game than {game!r}")
-            raw = {k: v for k, v in loaded.items() if k in LADDER_KEEP}
+            raw, _ = _load_scenario(scenario, ())  # validated as `analyzer run` would, before anything is dropped
+            if raw.get("game") != game:
+                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
+            for key in ("sweep", "policies"):
+                if key in raw:
+                    raise ScenarioError(scenario, key, raw[key], "a ladder combines with [[variants]] only: drop it, "
+                                                                 "or play this scenario with `analyzer run`")
+            _warn_seats_dropped(scenario, raw)
+            raw = {k: v for k, v in raw.items() if k in LADDER_KEEP}
             for v in raw.get("variants", []):
-                if isinstance(v, dict):
-                    for key in ("seats", "all_seats"):
-                        v.pop(key, None)  # the ladder seats its rungs and field itself
+                for key in LADDER_SEATS:
+                    v.pop(key, None)
             source = scenario
         else:
             count = 4 if g.min_players <= 4 <= g.max_players else g.min_players
@@ -188,9 +283,6 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
             source = f"(analyzer ladder {game})"
         raw.setdefault("ladder", {})
         raw.setdefault("games", 100_000)
-        for key, value, flag in (("players", players, "--players"), ("games", games, "--games"), ("seed", seed, "--seed")):
-            if value is not None:
-                overrides.append((key, value, flag))
         sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)
@@ -201,8 +293,23 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
     _play_and_report(sc, out, False, threads, 100_000, quiet, workers, None)
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+def _warn_seats_dropped(source, raw):
+    """One line naming the seat settings of a scenario that the ladder replaces with its rungs and field."""
+    dropped = [key for key in LADDER_SEATS if key in raw]
+    dropped += [f"variants[{i}].{key}" for i, v in enumerate(raw.get("variants", [])) for key in LADDER_SEATS
+                if key in v]
+    if dropped:
+        click.echo(f"Warning: {source}: {', '.join(dropped)}: not used: the ladder seats its rungs and its field "
+                   f"itself (see [ladder] in the README)", err=True)
+
+
+def _game(name, hint):
+    from analyzer.games import game_names, get_game
+
+    g = get_game(name)
+    if g is None:
+        raise click.BadParameter(f"{name!r}: known games are {', '.join(game_names())}", param_hint=hint)
+    return g
 
 
 def _warm_up_saying_so(sc, quiet):
@@ -224,8 +331,8 @@ def _warm_up_saying_so(sc, quiet):
 @main.command()
 @click.argument("game")
 @click.option("--scenario", type=click.Path(dir_okay=False), help="Take rules and seats from this scenario (its first configuration).")
-@click.option("--seed", "-s", type=click.IntRange(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
-@click.option("--game-index", "-i", type=click.IntRange(0, 2**63 - 1), default=0, show_default=True,
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
+@click.option("--game-index", "-i", type=Count(0, 2**63 - 1), default=0, show_default=True,
               help="Which game of the run to replay: the same game the batch run plays at that index.")
 @click.option("--players", "-p", type=int, help="Number of players (overrides the scenario's) [default without a scenario: 4, "
               "or the game's only player count].")
@@ -239,25 +346,20 @@ def _warm_up_saying_so(sc, quiet):
 def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fmt):
     """Print every event of one game of GAME (e.g. noize), replayable against the rulebook."""
     from analyzer import scenario as scen
-    from analyzer.games import game_names, get_game
 
-    g = get_game(game)
-    if g is None:
-        raise click.BadParameter(f"{game!r}: known games are {', '.join(game_names())}", param_hint="GAME")
+    g = _game(game, "GAME")
     overrides = _parse_sets(sets)
+    if players is not None:
+        overrides.append(("players", players, "--players"))
     try:
         if scenario:
-            raw = scen.load_raw(scenario)
-            source = scenario
+            raw, sc = _load_scenario(scenario, overrides)  # validated as `analyzer run` would
+            if raw.get("game") != game:
+                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
         else:
-            n = players or (4 if g.min_players <= 4 <= g.max_players else g.min_players)
+            n = 4 if g.min_players <= 4 <= g.max_players else g.min_players
             raw = {"game": game, "games": 1, "seed": 1, "players": n}
-            source = "(trace defaults)"
-        if raw.get("game") != game:
-            raise ScenarioError(source, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
-        if players is not None:
-            overrides.append(("players", players, "--players"))
-        sc = scen.build_with(raw, source, overrides)
+            sc = scen.build_with(raw, "(trace defaults)", overrides)
     except ScenarioError as e:
         _fail(e)
     if scenario and game_index >= sc.games:
@@ -291,13 +393,10 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
 @click.argument("name", required=False)
 def games(name):
     """List the games, their rule settings (default, range, meaning) and policies (parameters)."""
-    from analyzer.games import game_names, get_game
+    from analyzer.games import game_names
 
-    names = [name] if name else game_names()
-    for n in names:
-        g = get_game(n)
-        if g is None:
-            raise click.BadParameter(f"{n!r}: known games are {', '.join(game_names())}", param_hint="NAME")
+    for n in [name] if name else game_names():
+        g = _game(n, "NAME")
         players = f"{g.min_players}" if g.min_players == g.max_players else f"{g.min_players}-{g.max_players}"
         _say(f"{g.name}: {g.title}, {players} players: {g.summary}", 0)
         _say("rule settings ([rules] in a scenario):", 2)
@@ -362,21 +461,52 @@ def bench(games, only):
 
 
 def entry():
-    """The `analyzer` command: every error is one line (no usage block, no traceback)."""
-    try:
-        code = main.main(standalone_mode=False)
-    except click.exceptions.Exit as e:
-        code = e.exit_code
-    except click.ClickException as e:
-        hint = ""
-        if isinstance(e, click.UsageError) and e.ctx is not None:
-            hint = f" (see: {e.ctx.command_path} --help)"
-        click.echo(f"Error: {e.format_message()}{hint}", err=True)
-        code = e.exit_code
-    except (click.exceptions.Abort, KeyboardInterrupt):
-        click.echo("Stopped.", err=True)
-        code = EXIT_NOTHING
-    sys.exit(code if isinstance(code, int) else 0)
+    """The `analyzer` command: every error is one line (no usage block, no traceback), and Ctrl-C or
+    SIGTERM at any moment ends it with one line and a documented status (analyzer.interrupts)."""
+    interrupts = Interrupts()
+    with interrupts:
+        try:
+            code = main.main(standalone_mode=False, obj=interrupts)
+        except click.exceptions.Exit as e:
+            code = e.exit_code
+        except SystemExit as e:  # (a command's own status: 3 for a partial report, say)
+            code = e.code
+        except click.ClickException as e:
+            hint = ""
+            if isinstance(e, click.UsageError) and e.ctx is not None:
+                hint = f" (see: {e.ctx.command_path} --help)"
+            click.echo(f"Error: {e.format_message()}{hint}", err=True)
+            code = e.exit_code
+        except (click.exceptions.Abort, KeyboardInterrupt, Quit):
+            code = _stopped(interrupts)
+        except Exception as e:  # noqa: BLE001  (a bug: one line, unless asked for the traceback)
+            if interrupts.signal is not None:  # (an import or a library broken off by the signal)
+                code = _stopped(interrupts)
+            elif os.environ.get("ANALYZER_TRACEBACK"):
+                raise
+            else:
+                click.echo(f"Error: internal error ({type(e).__name__}: {str(e)[:200]}): please report it with the "
+                           f"command and scenario (ANALYZER_TRACEBACK=1 shows where)", err=True)
+                code = EXIT_INTERNAL
+    code = code if isinstance(code, int) else 0
+    # the outcome is decided: a signal from here on (interpreter shutdown, Dask's threads ending) exits at
+    # once with that status, never with a traceback
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        if signal.getsignal(sig) != signal.SIG_IGN:
+            signal.signal(sig, lambda signum, frame: _exit_now(code))
+    sys.exit(code)
+
+
+def _stopped(interrupts):
+    name = signal_name(interrupts.signal) if interrupts.signal else "Ctrl-C"
+    click.echo(f"Stopped by {name}: nothing written.", err=True)
+    return EXIT_NOTHING
+
+
+def _exit_now(code):
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from pathlib import Path
 
 import numba
@@ -24,10 +25,12 @@ import numpy as np
 
 from analyzer import runner as R
 from analyzer.chunks import play_and_fold
+from analyzer.interrupts import Interrupts, sigint_blocked
 from analyzer.scenario import Scenario
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
 MIN_TASK = 1_000
+CONNECT_SECONDS = 10  # how long to wait for a --scheduler to answer
 _SCENARIOS = {}  # per worker process: scenario key -> Scenario, so a task does not re-encode
 
 
@@ -114,26 +117,56 @@ def task_size(total, arms, workers, chunk_size, seconds_per_game=None):
 
 
 def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, keep_games_dir=None,
-        progress=True, workers=None, scheduler=None, log=print, after_task=None):
+        progress=True, workers=None, scheduler=None, log=print, after_task=None, interrupts=None):
     """Play the scenario on a Dask cluster; the same RunResult as analyzer.runner.run.
 
     after_task(client, tasks finished): called after each finished task (tests use it to kill a worker
-    or send a signal mid-run)."""
+    or send a signal mid-run). interrupts: the caller's (analyzer.interrupts), already installed; None:
+    the run installs its own. Signals are noted from the start (a signal raised inside Dask's start-up
+    would leave its processes and threads half made): a signal before any game finished ends the run
+    with no game played."""
     require_dask()
-    from distributed import Client, LocalCluster, wait
+    with nullcontext(interrupts) if interrupts is not None else Interrupts() as interrupts:
+        interrupts.note_from_now()
+        return _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, scheduler, log, after_task,
+                    interrupts)
 
-    total = games if games is not None else sc.games
-    cluster = None
-    started = time.perf_counter()
+
+def connect(scheduler, workers):
+    """(client, cluster or None): a client of the running scheduler, or of a new local cluster of `workers`
+    processes. An unreachable scheduler is one line (ConnectionError)."""
+    from distributed import Client, LocalCluster
+
     if scheduler:
-        client = Client(scheduler, timeout="10s")
-    else:
-        # one thread per worker process: the workers are the parallelism (numba threads inside each
-        # worker would fight over the same cores)
+        address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
+        try:
+            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
+        except (OSError, TimeoutError) as e:
+            raise ConnectionError(f"no Dask scheduler answers at {address} (waited {CONNECT_SECONDS} s): "
+                                  f"{type(e).__name__}") from None
+    # one thread per worker process: the workers are the parallelism (numba threads inside each worker would
+    # fight over the same cores). The worker processes start with Ctrl-C blocked: the terminal sends it to
+    # the whole process group, and this process stops them itself.
+    with sigint_blocked():
         cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
                                silence_logs=40)
-        client = Client(cluster)
+        return Client(cluster), cluster
+
+
+def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, scheduler, log, after_task, interrupts):
+    from distributed import wait
+
+    total = games if games is not None else sc.games
+    started = time.perf_counter()
+    client, cluster = connect(scheduler, workers)
+    if cluster is not None:
         threads = threads or 1
+    tally = R.new_tally(sc)
+    looks = R.Looks(sc, total)
+    task_seconds = []
+    parquet_dir = None
+    size = chunk_size
+    wall = 0.0
     try:
         n_workers = len(client.scheduler_info()["workers"]) or 1
         key = f"{sc.source}:{hash(repr(sc.raw))}:{sc.seed}"
@@ -142,51 +175,49 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
         # the first task on each worker loads (or compiles) the kernels: measure the start-up
         warm = [client.submit(play_task, raw, source, key, 0, 1, None, threads, pure=False, workers=[w])
                 for w in client.scheduler_info()["workers"]]
-        startup = [f.result()[1] for f in warm]
-        log(f"{n_workers} worker(s) ready in {time.perf_counter() - started:.1f} s "
-            f"(kernel start-up per worker: {min(startup):.1f}-{max(startup):.1f} s)")
-        parquet_dir = None
+        while interrupts.signal is None and wait(warm, timeout=0.5).not_done:
+            pass  # (a compile on the workers can take a minute: Ctrl-C is honoured meanwhile)
+        if interrupts.signal is None:
+            startup = [f.result()[1] for f in warm]
+            log(f"{n_workers} worker(s) ready in {time.perf_counter() - started:.1f} s "
+                f"(kernel start-up per worker: {min(startup):.1f}-{max(startup):.1f} s)")
         if keep_games_dir is not None:
             parquet_dir = str(Path(keep_games_dir).resolve())
             Path(parquet_dir).mkdir(parents=True, exist_ok=True)
         size = task_size(total, len(sc.arms), n_workers, chunk_size)
-        tally = R.new_tally(sc)
-        looks = R.Looks(sc, total)
         looks.prepare(tally)
         waiting = {}  # finished tallies not yet contiguous with the merged prefix
-        bar = R.progress_bar(sc, total) if progress else None
+        bar = R.progress_bar(sc, total) if progress and interrupts.signal is None else None
         t0 = time.perf_counter()
-        task_seconds = []
         submitted = 0
         futures = {}
-        with R.Interrupts() as interrupts:
-            try:
-                # with [stop], play up to each checkpoint, look, and go on only if the answer is not known
-                while submitted < total and interrupts.signal is None and not looks.stopped:
-                    end = min(total, looks.next_checkpoint(submitted))
-                    step = task_size(end - submitted, len(sc.arms), n_workers, size)
-                    batch = {client.submit(play_task, raw, source, key, first, min(step, end - first), parquet_dir,
-                                           threads, pure=False): first for first in range(submitted, end, step)}
-                    futures.update(batch)
-                    submitted = end
-                    pending = set(batch)
-                    while pending and interrupts.signal is None:
-                        # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
-                        try:
-                            finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
-                        except TimeoutError:  # nothing finished in that half second
-                            continue
-                        for future in finished:
-                            _take(future, futures, waiting, tally, task_seconds, bar)
-                            if after_task is not None:
-                                after_task(client, len(task_seconds))
-                    if tally.n == end:
-                        looks.look(end, tally, bar)
-            finally:
-                for f in futures:
-                    f.cancel()
-                if bar is not None:
-                    bar.close()
+        try:
+            # with [stop], play up to each checkpoint, look, and go on only if the answer is not known
+            while submitted < total and interrupts.signal is None and not looks.stopped:
+                end = min(total, looks.next_checkpoint(submitted))
+                step = task_size(end - submitted, len(sc.arms), n_workers, size)
+                batch = {client.submit(play_task, raw, source, key, first, min(step, end - first), parquet_dir,
+                                       threads, pure=False): first for first in range(submitted, end, step)}
+                futures.update(batch)
+                submitted = end
+                pending = set(batch)
+                while pending and interrupts.signal is None:
+                    # wake at least twice a second, so that Ctrl-C is honoured while long tasks run
+                    try:
+                        finished, pending = wait(pending, timeout=0.5, return_when="FIRST_COMPLETED")
+                    except TimeoutError:  # nothing finished in that half second
+                        continue
+                    for future in finished:
+                        _take(future, futures, waiting, tally, task_seconds, bar)
+                        if after_task is not None:
+                            after_task(client, len(task_seconds))
+                if tally.n == end:
+                    looks.look(end, tally, bar)
+        finally:
+            for f in futures:
+                f.cancel()
+            if bar is not None:
+                bar.close()
         wall = time.perf_counter() - t0
     finally:
         client.close()

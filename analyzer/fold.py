@@ -17,6 +17,8 @@ threads or chunks.
 import numpy as np
 from numba import njit
 
+from analyzer import jit_setup  # noqa: F401  (numba set up before the fold's kernels compile)
+
 CREDIT = 840  # a shared win among k seats gives each CREDIT // k (exact for k <= 8)
 # CREDIT // k for k = 0 (nobody won: no credit is given, the table's value is never multiplied by a win) .. 8,
 # looked up: an integer division per deal and rotation cost more than the rest of a row

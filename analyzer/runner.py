@@ -9,10 +9,9 @@ grow with the number of games. Per-game rows go to Parquet only when asked for.
 from __future__ import annotations
 
 import re
-import signal
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -22,6 +21,7 @@ import numpy as np
 from analyzer import fold
 from analyzer.chunks import ChunkBuffers, play_and_fold
 from analyzer.fold import CREDIT  # noqa: F401  (the report's metrics divide by it)
+from analyzer.interrupts import Interrupts
 from analyzer.scenario import Scenario
 DEFAULT_CHUNK = 100_000  # most deals per chunk (memory)
 CHUNK_SECONDS = 0.4  # a chunk is cut to about this much play, so that Ctrl-C is honoured within a second
@@ -286,30 +286,6 @@ def slug(text):
     return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
 
 
-class Interrupts:
-    """While games are played, SIGINT (Ctrl-C) and SIGTERM are remembered instead of raised, and acted on
-    between blocks (the play threads stop) and chunks: a chunk is committed to every summary and Parquet
-    file whole, or not at all."""
-
-    def __init__(self):
-        self.signal = None
-        self._old = {}
-
-    def _note(self, signum, frame):
-        self.signal = signum
-
-    def __enter__(self):
-        if threading.current_thread() is threading.main_thread():
-            for sig in (signal.SIGINT, signal.SIGTERM):
-                self._old[sig] = signal.signal(sig, self._note)
-        return self
-
-    def __exit__(self, *exc):
-        for sig, handler in self._old.items():
-            signal.signal(sig, handler)
-        return False
-
-
 def unique_slugs(labels):
     """A distinct file-name fragment per label (labels that slug alike get -2, -3, ...)."""
     out, seen = [], set()
@@ -519,13 +495,14 @@ def _group_results(sc: Scenario, tally: Tally):
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
         keep_games_dir: str | Path | None = None, progress: bool = True,
-        chunk_seconds: float = CHUNK_SECONDS) -> RunResult:
+        chunk_seconds: float = CHUNK_SECONDS, interrupts: Interrupts | None = None) -> RunResult:
     """Play every arm on games 0 .. games-1 (default: the scenario's) in chunks and fold the results.
 
     A chunk holds at most chunk_size deals and is cut to about chunk_seconds of play, so that an
     interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run once the
     blocks in play are played (their chunk is dropped unless every block of it was): the result is then
-    partial."""
+    partial. interrupts: the caller's, already installed (the CLI's, which go on noting signals while it
+    writes the report); None: the run installs its own while it plays."""
     total = games if games is not None else sc.games
     if threads:
         numba.set_num_threads(threads)
@@ -545,7 +522,8 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     buffers = ChunkBuffers()
     groups = arm_groups(sc)
     t0 = time.perf_counter()
-    with Interrupts() as interrupts:
+    with nullcontext(interrupts) if interrupts is not None else Interrupts() as interrupts:
+        interrupts.note_from_now()
         try:
             with Committer(tally, rows) as commits, \
                     ThreadPoolExecutor(used_threads, thread_name_prefix="play") as pool:

@@ -38,6 +38,10 @@ def test_run_reports_bad_values_without_a_traceback(tmp_path):
     assert r.exit_code != 0
     assert "bad.toml: all_seats.bluff = 3: must be a number from 0 to 1" in r.output
     assert "Traceback" not in r.output
+    # the file is validated as written: a flag that would override the bad value does not hide it
+    r = CliRunner().invoke(main, ["run", str(f), "-q", "--set", "all_seats.bluff=0.2"])
+    assert r.exit_code == 2 and "bad.toml: all_seats.bluff = 3" in r.output
+    f.write_text(SCEN)
     r = CliRunner().invoke(main, ["run", str(f), "-q", "--set", "all_seats.bluff=0.2", "--set", "players=11"])
     assert "players = 11: must be an integer from 2 to 7" in r.output
 

@@ -100,25 +100,28 @@ def test_a_signal_between_two_arms_drops_that_chunk_whole(tmp_path, signal_on_ca
     assert "partial report of 1,000 of 40,000 deals" in r.output
 
 
-def test_a_signal_before_the_first_chunk_ends_writes_nothing(tmp_path, signal_on_call):
-    signal_on_call("noize", 2, signal.SIGINT)
+@pytest.mark.parametrize("call, said", [(2, "Stopped by SIGINT before any game was played: nothing written."),
+                                         (3, "Stopped by SIGINT before any game finished: no report written.")],
+                         ids=["in the runner's warm-up", "in the first chunk"])
+def test_a_signal_before_the_first_chunk_ends_writes_nothing(tmp_path, signal_on_call, call, said):
+    signal_on_call("noize", call, signal.SIGINT)
     r, out = run_cli(tmp_path)
     assert r.exit_code == EXIT_NOTHING
-    assert "Stopped before any game finished: no report written." in r.output
+    assert said in r.output
     assert not out.exists() and not any(p.name.startswith(".rep") for p in tmp_path.iterdir())
 
 
 def test_ctrl_c_while_compiling_writes_nothing(tmp_path, signal_on_call):
     signal_on_call("noize", 1, signal.SIGINT)  # during the warm-up: the default handler raises
     r, out = run_cli(tmp_path)
-    assert r.exit_code == EXIT_NOTHING and "no report written" in r.output
+    assert r.exit_code == EXIT_NOTHING and "before any game was played: nothing written" in r.output
     assert not out.exists()
 
 
 def test_an_existing_report_folder_is_replaced_whole(tmp_path):
     out = tmp_path / "rep"
     out.mkdir()
-    (out / "manifest.json").write_text("{}")
+    (out / "manifest.json").write_text('{"analyzer_version": "0.1.0"}')  # (an older version: no "files")
     (out / "old-plot.png").write_text("from an older run")
     r, out = run_cli(tmp_path, "--games", "500")
     assert r.exit_code == 0, r.output

@@ -1,6 +1,8 @@
 """The registry of games: name -> Game (see analyzer/games/base.py for the contract)."""
 from importlib import import_module
 
+from analyzer import jit_setup  # noqa: F401  (numba set up before any game's kernels are defined)
+
 # module name under analyzer.games -> the name used in scenarios and on the command line
 _MODULES = {"noize": "noize", "bards": "bards", "distance": "distance", "fightsong": "fightsong"}
 

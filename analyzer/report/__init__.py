@@ -31,18 +31,52 @@ class OutError(Exception):
     """The report folder cannot be used (said before any game is played)."""
 
 
+# what a report folder written before manifests listed their files holds (see foreign_files)
+OLD_REPORT_FILES = ("index.html", "report.md", "summary.csv", "manifest.json", "*.png", "games.parquet",
+                    "games-*.parquet", "games-*")
+
+
+def foreign_files(out: Path) -> list[str]:
+    """The names in an existing folder that no analyzer report wrote: all but the files its manifest lists
+    (for a manifest of an older version, which lists none: all but the files such a report holds)."""
+    import fnmatch
+
+    from analyzer.textfiles import TextFileError, read_text
+
+    names = sorted(p.name for p in out.iterdir())
+    if "manifest.json" not in names:
+        return names
+    try:
+        data = json.loads(read_text(out / "manifest.json", 10_000_000, "report manifest"))
+    except (TextFileError, ValueError):
+        return names  # not a manifest of ours
+    if not isinstance(data, dict) or "analyzer_version" not in data:
+        return names
+    listed = data.get("files")
+    if isinstance(listed, list):
+        return [n for n in names if n not in listed and n != "manifest.json"]
+    return [n for n in names if not any(fnmatch.fnmatch(n, pattern) for pattern in OLD_REPORT_FILES)]
+
+
 def prepare_out(out_dir) -> Path:
     """Check that the report folder can be written and make the temporary folder beside it that the
     report is written into (renamed into place by commit_out once complete).
 
-    An existing folder is replaced whole only if it holds an analyzer report (manifest.json) or is empty."""
+    An existing folder is replaced only if it is empty or holds nothing but an analyzer report: the files
+    its manifest lists. Anything else there (a scenario, a deck, a thesis) means a refusal, before any game
+    is played."""
     out = Path(out_dir)
-    if out.exists():
-        if not out.is_dir():
+    if out.exists() or out.is_symlink():
+        if not out.is_dir() or out.is_symlink():
             raise OutError(f"{out} exists and is not a folder")
-        if any(out.iterdir()) and not (out / "manifest.json").exists():
-            raise OutError(f"{out} exists, is not empty and holds no analyzer report: it would be replaced whole; "
-                           f"choose a new or empty folder")
+        try:
+            foreign = foreign_files(out)
+        except OSError as e:
+            raise OutError(f"{out} cannot be read: {e.strerror or e}") from None
+        if foreign:
+            shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5:,} more" if len(foreign) > 5 else "")
+            raise OutError(f"{out} holds files that no analyzer report wrote ({shown}): the report would replace "
+                           f"the folder; choose a new or empty folder")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         tmp = out.parent / f".{out.name}.writing-{os.getpid()}"
@@ -107,5 +141,7 @@ def write_report(result, out_dir, command=None):
         w.writerow(["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
                     "diff_high", "games", "partial"])
         w.writerows(row + [result.games, result.partial] for row in rows)
+    # last: the files of the folder, so that a later run may replace them and nothing else
+    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
     (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
     return out

@@ -1,0 +1,82 @@
+"""How the analyzer sets numba up before its kernels compile (imported by analyzer.games and analyzer.fold,
+whose modules hold the kernels; analyzer/__init__.py only names the cache folder, so that `import
+analyzer` stays light and the `analyzer` command answers Ctrl-C from its first moments)."""
+
+# Where the rule below applies. Measured in fresh processes: Battle of the Bards' kernels compile in 49 s
+# with it instead of 87 s; The Distance's took 45 s with it instead of 26 s, most likely because the extra
+# frame moved a stack chunk boundary (see _compile_in_one_stack_chunk), so a game opts in once its compile
+# time has been measured both ways.
+PLAIN_CONSTANT_MODULES = ("analyzer.games.bards.",)
+
+
+def _compile_constants_once():
+    """Make a jitted call with a constant argument (`f(st, 0)`, `g(x, False)`) compile the callee once
+    for the argument's type, not once per constant value.
+
+    numba types a constant argument as a literal (Literal[int](0)) and compiles the callee afresh for
+    each value it is called with: Battle of the Bards had 126 signatures for about 60 functions. The
+    kernels never need the constant folded in, so the functions of PLAIN_CONSTANT_MODULES are first
+    tried with the plain types; a callee that really needs a literal (a tuple index, say) still gets it, because
+    a typing error falls back to numba's own behaviour. Results are unchanged (golden tests)."""
+    from numba.core import dispatcher, errors, types
+
+    numba_call_template = dispatcher.Dispatcher.get_call_template
+    if getattr(numba_call_template, "_analyzer", False):
+        return
+
+    def get_call_template(self, args, kws):
+        if self.py_func.__module__.startswith(PLAIN_CONSTANT_MODULES):
+            plain = tuple(types.unliteral(a) for a in args)
+            plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+            if plain != tuple(args) or plain_kws != kws:
+                try:
+                    return numba_call_template(self, plain, plain_kws)
+                except errors.TypingError:
+                    pass
+        return numba_call_template(self, args, kws)
+
+    get_call_template._analyzer = True
+    dispatcher.Dispatcher.get_call_template = get_call_template
+
+
+_compile_constants_once()
+
+STACK_SLOTS = 2 ** 16  # locals of the frame a compile starts from (512 KB: its chunk is 1 MB, half of it free)
+
+
+def _compile_in_one_stack_chunk():
+    """Run numba's compiles from a frame so large that the whole compile's Python stack fits in its chunk.
+
+    CPython 3.11 keeps frames in 16 KB chunks and frees a chunk (munmap) as soon as its first frame
+    returns. numba's compiler recurses (copy.deepcopy of IR when it inlines); when that recursion keeps
+    crossing a chunk boundary, every crossing maps and unmaps a chunk: a cold start of The Distance spent
+    17 s of system time (2.5 million page faults) in it, or about 2 s when the boundary fell elsewhere,
+    depending only on how deep the caller was. A frame with STACK_SLOTS locals gets a chunk of its own,
+    twice its size, and the compile's frames fill the free half: no chunk is allocated during a compile."""
+    import types
+
+    from numba.core import dispatcher
+
+    numba_compile = dispatcher.Dispatcher._compile_for_args
+    if getattr(numba_compile, "_analyzer", False):
+        return
+
+    def call(fn, *args, **kws):
+        return fn(*args, **kws)
+
+    code = call.__code__
+    slots = tuple(f"_slot{i}" for i in range(STACK_SLOTS))
+    try:
+        big = types.FunctionType(code.replace(co_varnames=code.co_varnames + slots,
+                                              co_nlocals=code.co_nlocals + STACK_SLOTS), {})
+    except (TypeError, ValueError):  # a Python whose code objects do not take this: compile as numba does
+        return
+
+    def _compile_for_args(self, *args, **kws):
+        return big(numba_compile, self, *args, **kws)
+
+    _compile_for_args._analyzer = True
+    dispatcher.Dispatcher._compile_for_args = _compile_for_args
+
+
+_compile_in_one_stack_chunk()
