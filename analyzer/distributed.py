@@ -14,6 +14,7 @@ game indices, so a partial result is still reproducible.
 """
 from __future__ import annotations
 
+import logging
 import os
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -25,12 +26,13 @@ import numpy as np
 
 from analyzer import runner as R
 from analyzer.chunks import play_and_fold
-from analyzer.interrupts import Interrupts, sigint_blocked
+from analyzer.interrupts import Interrupts, sigint_ignored
 from analyzer.scenario import Scenario
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
 MIN_TASK = 1_000
 CONNECT_SECONDS = 10  # how long to wait for a --scheduler to answer
+SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")  # the address schemes Dask's comms know
 _SCENARIOS = {}  # per worker process: scenario key -> Scenario, so a task does not re-encode
 
 
@@ -126,10 +128,53 @@ def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, k
     would leave its processes and threads half made): a signal before any game finished ends the run
     with no game played."""
     require_dask()
-    with nullcontext(interrupts) if interrupts is not None else Interrupts() as interrupts:
+    import dask
+
+    with nullcontext(interrupts) if interrupts is not None else Interrupts() as interrupts, \
+            dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):  # (see connect)
         interrupts.note_from_now()
         return _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, scheduler, log, after_task,
                     interrupts)
+
+
+def scheduler_address(text):
+    """The address of a --scheduler as Dask writes it (tcp://host:port), or ValueError saying what is wrong."""
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    address = text.strip() if "://" in text else f"tcp://{text.strip()}"
+    example = "e.g. tcp://10.0.0.5:8786 or 10.0.0.5:8786"
+    try:
+        scheme, location = parse_address(address)
+        if scheme not in SCHEMES:
+            raise ValueError(f"{text!r}: Dask knows the schemes {', '.join(SCHEMES)}")
+        if scheme in ("tcp", "tls", "ws", "wss"):
+            host, port = parse_host_port(location)
+            if not host or not 1 <= int(port) <= 65535:
+                raise ValueError
+    except (ValueError, TypeError) as e:
+        raise ValueError(f"{str(e) if 'schemes' in str(e) else f'{text!r} is not a scheduler address'}: give "
+                         f"host:port, {example}") from None
+    return address
+
+
+def _answers(address):
+    """None if something listens at a tcp:// address within CONNECT_SECONDS, else why not (other schemes:
+    None, Dask will say). Checked before Dask's own Client, which leaves a traceback behind when it fails."""
+    import socket
+
+    from distributed.comm.addressing import parse_address, parse_host_port
+
+    scheme, location = parse_address(address)
+    if scheme != "tcp":
+        return None
+    host, port = parse_host_port(location)
+    try:
+        socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
+    except socket.timeout:
+        return f"waited {CONNECT_SECONDS} s"
+    except OSError as e:
+        return e.strerror or type(e).__name__
+    return None
 
 
 def connect(scheduler, workers):
@@ -138,19 +183,30 @@ def connect(scheduler, workers):
     from distributed import Client, LocalCluster
 
     if scheduler:
-        address = scheduler if "://" in scheduler else f"tcp://{scheduler}"
-        try:
-            return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
-        except (OSError, TimeoutError) as e:
-            raise ConnectionError(f"no Dask scheduler answers at {address} (waited {CONNECT_SECONDS} s): "
-                                  f"{type(e).__name__}") from None
-    # one thread per worker process: the workers are the parallelism (numba threads inside each worker would
-    # fight over the same cores). The worker processes start with Ctrl-C blocked: the terminal sends it to
-    # the whole process group, and this process stops them itself.
-    with sigint_blocked():
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                               silence_logs=40)
-        return Client(cluster), cluster
+        address = scheduler_address(scheduler)
+        why = _answers(address)
+        if why is None:
+            try:
+                return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
+            except Exception as e:  # noqa: BLE001  (whatever answered there, it is not a scheduler we can use)
+                why = f"{type(e).__name__}: {str(e)[:100]}"
+        raise ConnectionError(f"no Dask scheduler answers at {address} ({why})")
+    # The worker processes are forked from a fork server that ignores Ctrl-C (see _run), so they ignore
+    # it too: the terminal sends it to the whole process group, and this process stops them itself (their
+    # tracebacks filled pages). One thread per worker process: the workers are the parallelism (numba
+    # threads inside each worker would fight over the same cores).
+    import multiprocessing.forkserver
+
+    from distributed.utils import get_mp_context
+
+    get_mp_context()  # (gives the fork server its preloads)
+    with sigint_ignored():
+        multiprocessing.forkserver.ensure_running()
+    # (silence_logs: the workers' own log lines, such as a lost heartbeat while the cluster closes, are not
+    # for a designer; a task's error reaches this process with its result)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
+                           silence_logs=logging.CRITICAL)
+    return Client(cluster), cluster
 
 
 def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, scheduler, log, after_task, interrupts):
@@ -175,8 +231,11 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
         # the first task on each worker loads (or compiles) the kernels: measure the start-up
         warm = [client.submit(play_task, raw, source, key, 0, 1, None, threads, pure=False, workers=[w])
                 for w in client.scheduler_info()["workers"]]
-        while interrupts.signal is None and wait(warm, timeout=0.5).not_done:
-            pass  # (a compile on the workers can take a minute: Ctrl-C is honoured meanwhile)
+        while interrupts.signal is None and not all(f.done() for f in warm):
+            try:  # (a compile on the workers can take a minute: Ctrl-C is honoured meanwhile)
+                wait(warm, timeout=0.5)
+            except TimeoutError:
+                pass
         if interrupts.signal is None:
             startup = [f.result()[1] for f in warm]
             log(f"{n_workers} worker(s) ready in {time.perf_counter() - started:.1f} s "

@@ -106,16 +106,16 @@ def _key(signum):
 
 
 @contextmanager
-def sigint_blocked():
-    """Block SIGINT in this thread while child processes are started from it or from threads it starts
-    (Dask's worker processes): they inherit the blocked mask and never see the terminal's Ctrl-C, which
-    goes to the whole process group; the parent stops them itself. A Ctrl-C meanwhile waits, pending,
-    until the block ends: it is not lost."""
-    if not hasattr(signal, "pthread_sigmask"):
+def sigint_ignored():
+    """Ignore Ctrl-C for a moment: a process started meanwhile (Dask's fork server, whose children are the
+    worker processes) inherits it ignored, and so never sees the terminal's Ctrl-C, which goes to the
+    whole process group; this process stops its workers itself. A Ctrl-C in that moment (a fork and an
+    exec: milliseconds) is lost."""
+    if threading.current_thread() is not threading.main_thread():
         yield
         return
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    old = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
     finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+        signal.signal(signal.SIGINT, old)

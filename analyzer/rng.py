@@ -12,6 +12,8 @@ own stream whatever the others do.
 State layout: a uint64 array of length 2 * n_streams, [key0, ctr0, key1, ctr1, ...].
 """
 import numpy as np
+
+from analyzer import jit_setup  # noqa: F401  (numba set up before the kernels below are defined)
 from numba import njit
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
