@@ -142,6 +142,16 @@ def test_a_misplay_records_the_wrong_letter_said():
     assert first(events, "turn", turn=3)["hand_size"] == 3 + 2, "the Es came back and two were drawn"
 
 
+def test_a_misplay_with_no_wrong_card_or_letter_to_make_says_no_letter():
+    # a wild start card (any letter may be played) and a hand of one wild: every card and letter she could
+    # choose is a legal play, so the slip left is saying no letter at all
+    events, _ = game([["?"], ["C"]], "Chromatic Scale", ["A", "B", "C", "D"], {"misplay_rate": 1.0})
+    wild = first(events, "deal", seat=0)["cards"][0]
+    pen = first(events, "penalty", seat=0)
+    assert pen["cards_taken_back"] == pen["intended_cards"] == [wild] and pen["letter"] is None
+    assert format_event(pen).startswith(f"  seat 0 misplays: she puts down ? #1 [{wild['id']}] and says no letter ")
+
+
 def test_forgetting_to_call_on_the_last_card_costs_two():
     events, row = game([["E", "C"], ["G", "G"]], "D", ["A", "B", "C", "D"], {"forget_call_rate": 1.0})
     p = first(events, "play", seat=0)
