@@ -124,7 +124,7 @@ def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, k):
     base = O_HAND + seat * MAXC
     n_wrong_cards = 0
     for i in range(st[O_HN + seat]):
-        if (st[O_KMASK + st[O_CKIND + st[base + i]]] >> letter) & 1 == 0:  # a wild gives every letter
+        if not fits(st[O_KMASK + st[O_CKIND + st[base + i]]], letter):  # never a wild: it gives every letter
             n_wrong_cards += 1
     wrong_card = n_wrong_cards > 0
     if wrong_card and n_wrong_letters > 0:
@@ -134,7 +134,7 @@ def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, k):
         j = min(np.int64(pick * n_wrong_cards), n_wrong_cards - 1)  # min: pick * n may round up to n
         for i in range(st[O_HN + seat]):
             c = st[base + i]
-            if (st[O_KMASK + st[O_CKIND + c]] >> letter) & 1 == 0:
+            if not fits(st[O_KMASK + st[O_CKIND + c]], letter):
                 if j == 0:
                     tr[k, at] = c
                     break
