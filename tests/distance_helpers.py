@@ -45,6 +45,16 @@ def step_of(letter, k):
     return LETTERS[(LETTERS.index(letter) + k) % 7]
 
 
+def legal_letters(cards, need):
+    """The letters the rulebook lets these cards (ids) be played as when `need` is needed: one pitch class
+    plus any wilds, called as the needed letter (any letter the cards give when `need` is "any")."""
+    kinds = {KIND_OF_ID[c] for c in cards if not WILD[KIND_OF_ID[c]]}
+    if not cards or len(kinds) > 1:
+        return set()
+    letters = set(LETTERS) if not kinds else set(LETTERS_OF_KIND[kinds.pop()])
+    return letters if need == "any" else letters & {need}
+
+
 def referee(events, out, rules, players):
     """Replay a traced game by the rules; raise AssertionError at the first event that breaks one."""
     n = players
@@ -148,11 +158,7 @@ def referee(events, out, rules, players):
                     assert cards == [pending_fit], "a drawn card that fits is played (alone: nothing else fitted)"
                 else:
                     assert drawn == 0, "after drawing, only the drawn card can be played"
-                kinds = {KIND_OF_ID[c] for c in cards if not WILD[KIND_OF_ID[c]]}
-                assert len(kinds) <= 1, "one pitch class (plus wilds) per play"
-                possible = set(LETTERS) if not kinds else set(LETTERS_OF_KIND[kinds.pop()])
-                assert ev["declared"] in possible
-                assert need == "any" or ev["declared"] == need, "the play gives the needed letter"
+                assert ev["declared"] in legal_letters(cards, need), "one pitch class (plus wilds) giving the need"
                 for c in cards:
                     hands[seat].remove(c)
                     discard.append(c)
@@ -171,9 +177,18 @@ def referee(events, out, rules, players):
                 break
             if t == "penalty":
                 assert ev["kind"] == "misplay" and ev["seat"] == seat
-                taken = [c["id"] for c in ev["cards_taken_back"]]
-                assert taken and all(c in hands[seat] for c in taken)
-                assert could_play or pending_fit is not None, "a misplay is an attempted play"
+                meant = [c["id"] for c in ev["intended_cards"]]
+                assert all(c in hands[seat] for c in meant) and ev["intended_letter"] in legal_letters(meant, need)
+                if pending_fit is not None:
+                    assert meant == [pending_fit], "the play meant after drawing is the drawn card"
+                else:
+                    assert could_play and drawn == 0, "a misplay is an attempted play"
+                # what the table saw: cards from her hand and the letter said, which rule 5 calls a misplay
+                # (a wrong card or a wrong letter; None: no letter said); they go back to her hand, so the
+                # hand, the discard pile and the need stay as they were (checked at the next turns)
+                put_down = [c["id"] for c in ev["cards_taken_back"]]
+                assert put_down and all(c in hands[seat] for c in put_down), "the cards put down come from her hand"
+                assert ev["letter"] not in legal_letters(put_down, need), "a misplay is not a legal play"
                 counts["misplays"] += 1
                 acted = True
                 i = penalty_draws(events, i + 1, seat, stock, discard, hands, counts, draw_one)

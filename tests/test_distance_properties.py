@@ -32,6 +32,37 @@ def test_the_referee_replays_many_games(config):
         referee(events, out, r, players)
 
 
+def test_every_misplay_records_what_the_table_saw():
+    """Many games with frequent misplays. The referee checks each misplay event by the rulebook: the cards put
+    down come from the seat's hand and, with the letter said, are no legal play; the play meant is legal.
+    Here: both slips happen (a wrong card, called as the letter meant; the cards meant, called wrongly), and
+    nothing left the seat's hand: her next turn finds her holding her cards plus every card she drew."""
+    enc, r = encoded(3, {"interval": "random", "misplay_rate": 0.3},
+                     [{"policy": "random"}, {"policy": "greedy"}, {"policy": "conserve"}])
+    slips = {"wrong card": 0, "wrong letter": 0}
+    for game in range(60):
+        events, out = play(enc, seed=11, game=game)
+        referee(events, out, r, 3)
+        turn_start = 0
+        for i, ev in enumerate(events):
+            if ev["type"] == "turn":
+                turn_start = i
+            if ev["type"] != "penalty" or ev["kind"] != "misplay":
+                continue
+            seat = ev["seat"]
+            if ev["cards_taken_back"] != ev["intended_cards"]:
+                slips["wrong card"] += 1
+                assert len(ev["cards_taken_back"]) == 1 and ev["letter"] == ev["intended_letter"]
+            else:
+                slips["wrong letter"] += 1
+                assert ev["letter"] != ev["intended_letter"]
+            nxt = next((e for e in events[i:] if e["type"] == "turn" and e["seat"] == seat), None)
+            if nxt is not None:
+                drew = sum(e["type"] == "draw" and e["seat"] == seat for e in events[turn_start:events.index(nxt)])
+                assert nxt["hand_size"] == events[turn_start]["hand_size"] + drew
+    assert min(slips.values()) >= 20, slips
+
+
 def test_stalls_are_reached_and_replayed():
     """Two players dealt 20 cards each, drawing until something fits: stalls happen, and are checked."""
     enc, r = encoded(2, {"hand_size": 20, "draw_limit": 0, "interval": "sevenths"}, [{"policy": "conserve"}] * 2)

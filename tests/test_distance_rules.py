@@ -7,6 +7,7 @@ from analyzer.errors import ScenarioError
 from analyzer.games.distance import GAME
 from analyzer.games.distance.rules import load_deck
 from analyzer.games.distance.state import NEED_ANY, group_fits
+from analyzer.games.distance.trace import format_event
 from distance_helpers import DECK, KIND_INDEX, encoded, play, referee, stacked_order
 
 MASKS = np.array(DECK.masks, dtype=np.int64)
@@ -17,13 +18,13 @@ def kinds(*names):
     return np.array([KIND_INDEX[n] for n in names], dtype=np.int64)
 
 
-def game(hands, start, stock, rules=None, seats=None, players=None):
+def game(hands, start, stock, rules=None, seats=None, players=None, game_index=0):
     players = players or len(hands)
     rules = dict(rules or {})
     rules.setdefault("hand_size", len(hands[0]))
     order = stacked_order(hands, start, stock, players)
     enc, r = encoded(players, rules, seats or [{"policy": "greedy"}] * players, order)
-    events, out = play(enc)
+    events, out = play(enc, game=game_index)
     referee(events, out, r, players)
     return events, dict(zip(GAME.columns(players), out.tolist()))
 
@@ -111,15 +112,44 @@ def test_an_empty_stock_is_rebuilt_from_the_discard_pile_keeping_its_top_card():
     pytest.fail("no reshuffle in 30 games")
 
 
-def test_a_misplay_takes_the_cards_back_and_costs_two():
-    events, row = game([["E", "E", "C"], ["G", "G", "G"]], "D", ["A", "B", "C", "D"], {"misplay_rate": 1.0})
-    pen = first(events, "penalty", seat=0)
-    assert pen["kind"] == "misplay" and [c["name"].split(" #")[0] for c in pen["cards_taken_back"]] == ["E", "E"]
+def misplay_game(game_index):
+    """Seat 0 holds E, E, C and needs E: she means to play both Es, and every play is botched."""
+    events, row = game([["E", "E", "C"], ["G", "G", "G"]], "D", ["A", "B", "C", "D"], {"misplay_rate": 1.0},
+                       game_index=game_index)
+    e1, e2, c = first(events, "deal", seat=0)["cards"]
+    return events, row, first(events, "penalty", seat=0), (e1, e2, c)
+
+
+def test_a_misplay_records_the_wrong_card_put_down_and_the_play_meant():
+    # game 2: the error draw picks a wrong card, the C (the only card of her hand that cannot give E), called E
+    events, row, pen, (e1, e2, c) = misplay_game(2)
+    assert pen == {"type": "penalty", "seat": 0, "kind": "misplay", "cards_taken_back": [c], "letter": "E",
+                   "intended_cards": [e1, e2], "intended_letter": "E"}
+    assert format_event(pen) == (f"  seat 0 misplays: she puts down C #1 [{c['id']}] and says E (she meant "
+                                 f"E #1 [{e1['id']}], E #2 [{e2['id']}] as E); she takes the cards back and draws 2")
     i = events.index(pen)
     assert [e["type"] for e in events[i + 1:i + 3]] == ["draw", "draw"] and events[i + 1]["penalty"]
-    assert first(events, "turn", turn=3)["hand_size"] == 3 + 2, "the cards came back and two were drawn"
+    assert first(events, "turn", turn=3)["hand_size"] == 3 + 2, "the C came back and two were drawn"
     assert first(events, "turn", turn=2)["needed"] == "E", "the next player needs the same letter"
     assert row["misplays"] >= 1 and row["penalty_cards"] >= 2
+
+
+def test_a_misplay_records_the_wrong_letter_said():
+    # game 0: the error draw picks a wrong letter: both Es go down, called D
+    events, _, pen, (e1, e2, _) = misplay_game(0)
+    assert pen == {"type": "penalty", "seat": 0, "kind": "misplay", "cards_taken_back": [e1, e2], "letter": "D",
+                   "intended_cards": [e1, e2], "intended_letter": "E"}
+    assert first(events, "turn", turn=3)["hand_size"] == 3 + 2, "the Es came back and two were drawn"
+
+
+def test_a_misplay_with_no_wrong_card_or_letter_to_make_says_no_letter():
+    # a wild start card (any letter may be played) and a hand of one wild: every card and letter she could
+    # choose is a legal play, so the slip left is saying no letter at all
+    events, _ = game([["?"], ["C"]], "Chromatic Scale", ["A", "B", "C", "D"], {"misplay_rate": 1.0})
+    wild = first(events, "deal", seat=0)["cards"][0]
+    pen = first(events, "penalty", seat=0)
+    assert pen["cards_taken_back"] == pen["intended_cards"] == [wild] and pen["letter"] is None
+    assert format_event(pen).startswith(f"  seat 0 misplays: she puts down ? #1 [{wild['id']}] and says no letter ")
 
 
 def test_forgetting_to_call_on_the_last_card_costs_two():

@@ -15,7 +15,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games import drama
-from analyzer.games.distance.policies import choose_interval, choose_play, declare, popcount7, start_letter
+from analyzer.games.distance.policies import choose_interval, choose_play, declare, nth_letter, popcount7, start_letter
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
     DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
@@ -82,32 +82,92 @@ def _penalty(st, seat, count, rng, out, tr, on):
 
 
 @njit(cache=True, inline="always")
+def _list_cards_of(st, seat, kind, count, tr, k, at):
+    """Write the first `count` cards of `kind` in seat's hand (the ones play_cards would take) to trace row k
+    from column `at`; returns the column after them."""
+    base = O_HAND + seat * MAXC
+    for i in range(st[O_HN + seat]):
+        if count == 0:
+            break
+        c = st[base + i]
+        if st[O_CKIND + c] == kind:
+            tr[k, at] = c
+            at += 1
+            count -= 1
+    return at
+
+
+@njit(cache=True)  # not inlined: only a traced game calls it, so the batch kernel is not made longer
+def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, k):
+    """Fill misplay event k (fields 1..4 already written: seat, PEN_MISPLAY, the intended play's size and
+    letter): the cards the seat meant to play, then what the table saw instead, chosen by `pick` (uniform
+    in [0, 1), so no random number is drawn and the game is the one the batch plays). The slip is a wrong
+    card (one card of the hand that cannot give the intended letter, put down alone and called as that
+    letter) or a wrong letter (the intended cards, called as a letter they may not be played as), half
+    and half when both are possible. Fields 5, 6: the number of cards put down and the letter said (-1:
+    none, when any letter may be played and the intended cards are wilds with no wrong card to grab)."""
+    intended = notes + wilds
+    at = _list_cards_of(st, seat, kind, notes, tr, k, TRACE_FIXED)
+    left = wilds
+    for j in range(n_kinds_of(st, WILD_LIST)):  # the wild kinds in deck order, as _attempt plays them
+        wild_kind = kinds_of(st, WILD_LIST, j)
+        take = min(left, st[O_CNT + seat * MAXK + wild_kind])
+        at = _list_cards_of(st, seat, wild_kind, take, tr, k, at)
+        left -= take
+    # the letters the intended cards may legally be called as (group_fits for a play of one kind + wilds)
+    legal = ALL if notes == 0 else st[O_KMASK + kind]
+    need = st[S_NEED]
+    if need != NEED_ANY:
+        legal &= 1 << need
+    wrong_letters = ALL & ~legal
+    n_wrong_letters = popcount7(wrong_letters)
+    base = O_HAND + seat * MAXC
+    n_wrong_cards = 0
+    for i in range(st[O_HN + seat]):
+        if not fits(st[O_KMASK + st[O_CKIND + st[base + i]]], letter):  # never a wild: it gives every letter
+            n_wrong_cards += 1
+    wrong_card = n_wrong_cards > 0
+    if wrong_card and n_wrong_letters > 0:
+        wrong_card = pick < 0.5
+        pick = 2.0 * pick if wrong_card else 2.0 * pick - 1.0
+    if wrong_card:
+        j = min(np.int64(pick * n_wrong_cards), n_wrong_cards - 1)  # min: pick * n may round up to n
+        for i in range(st[O_HN + seat]):
+            c = st[base + i]
+            if not fits(st[O_KMASK + st[O_CKIND + c]], letter):
+                if j == 0:
+                    tr[k, at] = c
+                    break
+                j -= 1
+        tr[k, 5] = 1
+        tr[k, 6] = letter
+        return
+    for i in range(intended):  # the intended cards themselves go down
+        tr[k, at + i] = tr[k, TRACE_FIXED + i]
+    tr[k, 5] = intended
+    if n_wrong_letters > 0:
+        tr[k, 6] = nth_letter(wrong_letters, min(np.int64(pick * n_wrong_letters), n_wrong_letters - 1))
+    else:
+        tr[k, 6] = -1
+
+
+@njit(cache=True, inline="always")
 def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     """Play `notes` cards of `kind` and `wilds` wilds as `letter`, unless a human error spoils it (the
     cards stay, 2 penalty cards). Returns 1 if the cards were played, 0 on a misplay."""
     players = st[S_N]
     errors_stream = 2 + players
-    if rates[RATE_MISPLAY] > 0.0 and uniform(rng, errors_stream) < rates[RATE_MISPLAY]:
-        # the cards it meant to play: listed in the event, taken back (they never left the hand)
-        k = emit(st, tr, on, EV_PENALTY, seat, PEN_MISPLAY, notes + wilds, letter, 0, 0, 0)
-        if k >= 0:
-            m = 0
-            base = O_HAND + seat * MAXC
-            want_notes, want_wilds = notes, wilds
-            for i in range(st[O_HN + seat]):
-                c = st[base + i]
-                kc = st[O_CKIND + c]
-                if kc == kind and want_notes > 0:
-                    tr[k, TRACE_FIXED + m] = c
-                    m += 1
-                    want_notes -= 1
-                elif st[O_KMASK + kc] == ALL and want_wilds > 0:
-                    tr[k, TRACE_FIXED + m] = c
-                    m += 1
-                    want_wilds -= 1
-        out[players + C_MISPLAYS] += 1
-        _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
-        return 0
+    if rates[RATE_MISPLAY] > 0.0:
+        error_draw = uniform(rng, errors_stream)
+        if error_draw < rates[RATE_MISPLAY]:
+            k = emit(st, tr, on, EV_PENALTY, seat, PEN_MISPLAY, notes + wilds, letter, 0, 0, 0)
+            if k >= 0:
+                # error_draw / rate is uniform in [0, 1) given a misplay: it picks the slip
+                _record_misplay(st, seat, kind, notes, wilds, letter, error_draw / rates[RATE_MISPLAY], tr, k)
+            out[players + C_MISPLAYS] += 1
+            # the cards put down go back to the hand: it is as it was, the discard pile and the need unchanged
+            _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
+            return 0
     m = play_cards(st, seat, kind, notes, np.int64(0))
     left = wilds
     if left > 0:  # the wild kinds in deck order

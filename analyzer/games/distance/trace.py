@@ -35,8 +35,10 @@ def _card(names, c):
     return {"id": int(c), "name": names[int(c)]}
 
 
-def _cards(names, row, k):
-    return [_card(names, c) for c in row[S.TRACE_FIXED:S.TRACE_FIXED + k]]
+def _cards(names, row, k, skip=0):
+    """The k cards listed from column TRACE_FIXED + skip."""
+    start = S.TRACE_FIXED + skip
+    return [_card(names, c) for c in row[start:start + k]]
 
 
 def decode(row, names, n):
@@ -67,8 +69,11 @@ def decode(row, names, n):
         return {"type": "reshuffle", "kept_on_top": _card(names, f[1]), "stock": _cards(names, row, f[2])}
     if code == S.EV_PENALTY:
         if f[2] == S.PEN_MISPLAY:
-            return {"type": "penalty", "seat": f[1], "kind": "misplay", "cards_taken_back": _cards(names, row, f[3]),
-                    "letter": _letter(f[4])}
+            # what the table saw (the cards put down, then taken back, and the letter said), then the intent
+            return {"type": "penalty", "seat": f[1], "kind": "misplay",
+                    "cards_taken_back": _cards(names, row, f[5], skip=f[3]),
+                    "letter": _letter(f[6]) if f[6] >= 0 else None,
+                    "intended_cards": _cards(names, row, f[3]), "intended_letter": _letter(f[4])}
         return {"type": "penalty", "seat": f[1], "kind": "forgot_call", "cards_taken_back": [], "letter": None}
     if code == S.EV_END:
         return {"type": "end", "end": ENDS[f[1]], "winner": f[2] if f[2] >= 0 else None, "turns": f[3],
@@ -120,8 +125,10 @@ def format_event(ev):
                 f"shuffled into a new stock of {len(ev['stock'])}, top first: {_names(ev['stock'])}")
     if t == "penalty":
         if ev["kind"] == "misplay":
-            return (f"  seat {ev['seat']} misplays ({_names(ev['cards_taken_back'])} called {ev['letter']} "
-                    f"wrongly): she takes the cards back and draws 2")
+            said = f"says {ev['letter']}" if ev["letter"] is not None else "says no letter"
+            return (f"  seat {ev['seat']} misplays: she puts down {_names(ev['cards_taken_back'])} and {said} "
+                    f"(she meant {_names(ev['intended_cards'])} as {ev['intended_letter']}); "
+                    f"she takes the cards back and draws 2")
         return f"  seat {ev['seat']} forgot to call 'Musicards!' on her last card: she draws 2"
     if t == "end":
         who = f"seat {ev['winner']} has no cards left and wins" if ev["winner"] is not None else ev["end"]
