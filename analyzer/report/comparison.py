@@ -252,7 +252,8 @@ def sweep_sections(result, out):
     groups = result.groups
     metric = _sweep_metric(result)
     b = [Heading("Sweep")]
-    b.append(Text(f"Swept: {' and '.join(f'{lit(p)} over {lit(v)}' for p, v in axes)}. Target: **{metric.label}** "
+    swept = " and ".join(f"{lit(p)} over [{', '.join(lit(repr(x)) for x in v)}]" for p, v in axes)  # values as in a list
+    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** "
                   f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
                   f"deals, so points are compared game by game."))
     vals = [M.value_ci(metric, g.summary, g.rotations) for g in groups]
