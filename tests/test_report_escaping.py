@@ -17,7 +17,7 @@ from analyzer.report.blocks import Heading, Table, Text, lit, plain, to_html, to
 
 HOSTILE = ['=HYPERLINK("http://evil.example","x")', "@SUM(A1)", "+cmd|' /C calc'!A0", "-2+3",
            "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "[x](javascript:alert(1))", "a|b",
-           "\tTAB first", "\rCR first"]
+           "\tTAB first", "\rCR first", "**not bold** _nor italic_"]
 NAME = '=HYPERLINK("http://evil.example","x") <script>alert(1)</script>'
 DESCRIPTION = ("What <script>alert(1)</script> and <img src=x onerror=alert(1)> do, [x](javascript:alert(1))\n"
                "# heading\n- item\n> quote\n+ plus item\n\n1. list item\n    indented code\n   ## spaced heading\n"
@@ -104,7 +104,9 @@ def check_csv(out, names):
 def check_markdown(out, names):
     md = (out / "report.md").read_text()
     low = md.lower()
-    assert "<script" not in low and "<img" not in low and "](javascript:" not in low
+    assert "<script" not in low
+    assert "<img" not in low
+    assert "](javascript:" not in low
     # no line of user text starts a heading, list, quote, table or thematic break
     assert not re.search(r"^ {0,3}#+ *(heading|spaced heading)", md, re.M)
     assert not re.search(r"^ {0,3}([-+*] +(item|plus item)|> *quote|1[.)] +list item|\*\*\*$|===$)", md, re.M)
@@ -170,7 +172,7 @@ def test_hostile_variant_names_and_description(tmp_path):
 
 def test_hostile_ladder_rungs_and_variants(tmp_path):
     rungs = [{"label": "[x](javascript:alert(1))", "policy": "random"},
-             {"label": "=HYPERLINK(\"http://evil.example\",\"x\")", "policy": "threshold"},
+             {"label": "=HYPERLINK(\"http://evil.example\",\"x\") <script>alert(1)</script>", "policy": "threshold"},
              {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
     raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 300, "seed": 4, "players": 3,
            "ladder": {"field": {"policy": "random"}, "rungs": rungs},
@@ -196,7 +198,7 @@ def test_hostile_round_robin_labels(tmp_path):
 
 def test_hostile_deck_file_name(tmp_path):
     deck = Path(__file__).parents[1] / "analyzer" / "games" / "distance" / "data" / "musicards.csv"
-    name = "=cmd|x <img src=x onerror=alert(1)> [x](javascript:alert(1)).csv"
+    name = "=cmd|x <img src=x onerror=alert(1)> [x](javascript:alert(1)) **not bold**.csv"
     shutil.copy(deck, tmp_path / name)
     raw = {"name": "deck", "game": "distance", "games": 300, "seed": 6, "players": 3, "rules": {"deck_file": name}}
     out = run_cli(tmp_path, raw, "deck")
