@@ -338,14 +338,15 @@ def test_a_ladder_plays_each_rung_against_the_field_in_every_seat_and_pairs_vari
 def test_rungs_level_with_the_strongest_are_named():
     """A field that every good rung beats almost always cannot rank them: the report says which rungs it
     cannot tell from the strongest (intervals overlapping), and nothing when the strongest stands alone."""
+    from analyzer.report.blocks import plain
     from analyzer.report.comparison import _level_with_the_best
 
     shares = [(0.5, 0.5, 0.5), (0.998, 0.997, 0.999), (0.9985, 0.9978, 0.9992), (0.95, 0.94, 0.96)]
     [note] = _level_with_the_best(["random", "greedy", "team", "cautious"], shares, 2)
-    assert note.text.startswith("Against this field, greedy does as well as team (95% intervals overlap)")
+    assert plain(note.text).startswith("Against this field, greedy does as well as team (95% intervals overlap)")
     shares[3] = (0.9975, 0.996, 0.9979)
-    assert "greedy and cautious do as well as team" in _level_with_the_best(
-        ["random", "greedy", "team", "cautious"], shares, 2)[0].text
+    assert "greedy and cautious do as well as team" in plain(_level_with_the_best(
+        ["random", "greedy", "team", "cautious"], shares, 2)[0].text)
     assert _level_with_the_best(["random", "sharp"], [(0.25, 0.25, 0.25), (0.4, 0.39, 0.41)], 1) == []
 
 

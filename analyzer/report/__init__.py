@@ -6,6 +6,7 @@ import csv
 import datetime as dt
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -128,6 +129,27 @@ def manifest(result, command=None):
     }
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")  # what a spreadsheet may read as the start of a formula
+NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+
+
+def csv_cell(value):
+    """A CSV cell that a spreadsheet opens as the text it is: text starting like a formula (=, +, -, @, tab,
+    CR: e.g. a variant named '=HYPERLINK(...)' or '-2+3') gets a leading ' (the usual defence against CSV
+    injection); numbers, and text that is just a number such as "-1.2", are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_START) and not NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def write_csv(path, header, rows):
+    """Every CSV the analyzer writes goes through here, each cell through csv_cell."""
+    with open(path, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow([csv_cell(c) for c in header])
+        w.writerows([csv_cell(c) for c in row] for row in rows)
+
+
 def write_report(result, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -136,11 +158,9 @@ def write_report(result, out_dir, command=None):
     title = f"{result.scenario.name}: balance report"
     (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
     (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
-    with open(out / "summary.csv", "w", newline="") as f:
-        w = csv.writer(f)
-        w.writerow(["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
-                    "diff_high", "games", "partial"])
-        w.writerows(row + [result.games, result.partial] for row in rows)
+    write_csv(out / "summary.csv", ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline",
+                                     "diff_low", "diff_high", "games", "partial"],
+              (row + [result.games, result.partial] for row in rows))
     # last: the files of the folder, so that a later run may replace them and nothing else
     man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
     (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))

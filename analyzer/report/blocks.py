@@ -8,29 +8,49 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+# User text and the analyzer's own markup. Block texts mix the two: the analyzer writes a little Markdown
+# (**bold**, [text](address)) around text a user chose (the scenario's name and description, variant, rung and
+# policy labels, parameter and rule values, file names). What escaping such text takes depends on the output
+# (HTML: <, & and quotes; Markdown also *, [, |, # and a line's first character), so it is done in one place,
+# here, when a block is rendered, the way index.html always escaped; a block only says which text is the
+# user's. Escaping when blocks are built would put Markdown escapes in the blocks that the HTML rendering
+# would have to undo, and every builder would have to know both formats.
+#   - Heading.text, Table.columns, table cells and code Text are plain text: shown as written, in both
+#     renderings (the analyzer puts no markup there, so there is nothing to tell apart).
+#   - Text.text (p, verdict, warning), Table.caption and Figure.caption are markup: the analyzer's own text,
+#     with user text wrapped in lit() (which survives f-strings: two private-use characters mark it).
+USER_OPEN, USER_CLOSE = "\ue000", "\ue001"
+
+
+def lit(text) -> str:
+    """User text (or str() of a value) to put into markup: rendered as written, never as markup."""
+    text = str(text).replace(USER_OPEN, "\ufffd").replace(USER_CLOSE, "\ufffd")
+    return f"{USER_OPEN}{text}{USER_CLOSE}"
+
+
 @dataclass
 class Heading:
-    text: str
+    text: str  # plain text
     level: int = 2
 
 
 @dataclass
 class Text:
-    text: str  # plain text; **bold** is honoured in both renderings
-    kind: str = "p"  # p, verdict, warning, code
+    text: str  # markup: **bold** and [text](address) are honoured in both renderings; user text in lit()
+    kind: str = "p"  # p, verdict, warning, code (code: plain text, shown as written)
 
 
 @dataclass
 class Table:
-    columns: list[str]
-    rows: list[list]
-    caption: str = ""
+    columns: list[str]  # plain text
+    rows: list[list]  # plain text (str() of each cell)
+    caption: str = ""  # markup
 
 
 @dataclass
 class Figure:
     path: Path  # a PNG written beside the report
-    caption: str
+    caption: str  # markup
 
 
 def _num_class(cell):
@@ -39,24 +59,58 @@ def _num_class(cell):
     return " class='num'" if text[:1].isdigit() or isinstance(cell, (int, float)) else ""
 
 
-LINK = re.compile(r"\[([^\]]+)\]\(([^)\s]+)\)")  # [text](address), as in Markdown
+_NOT_USER = f"{USER_OPEN}{USER_CLOSE}"
+TOKEN = re.compile(f"{USER_OPEN}([^{USER_CLOSE}]*){USER_CLOSE}?"  # user text (to the end if left open)
+                   f"|\\[([^\\]{_NOT_USER}]+)\\]\\(([^)\\s{_NOT_USER}]+)\\)"  # [text](address), as in Markdown
+                   f"|\\*\\*|{USER_CLOSE}")
 
 
-def _inline_html(text):
-    """**bold** and [text](address) links; everything else escaped."""
-    out = []
+def tokens(markup):
+    """The parts of markup: ("text", analyzer text), ("user", user text), ("bold", None) (a **),
+    ("link", (text, address)); a stray end-of-user-text mark is dropped."""
     last = 0
-    for m in LINK.finditer(text):
-        out.append(_bold(html.escape(text[last:m.start()])))
-        out.append(f"<a href='{html.escape(m.group(2), quote=True)}'>{_bold(html.escape(m.group(1)))}</a>")
+    for m in TOKEN.finditer(markup):
+        if m.start() > last:
+            yield "text", markup[last:m.start()]
+        tok = m.group(0)
+        if tok.startswith(USER_OPEN):
+            yield "user", m.group(1)
+        elif tok == "**":
+            yield "bold", None
+        elif tok != USER_CLOSE:
+            yield "link", (m.group(2), m.group(3))
         last = m.end()
-    out.append(_bold(html.escape(text[last:])))
+    if last < len(markup):
+        yield "text", markup[last:]
+
+
+def plain(markup):
+    """Markup as the words a reader sees (no bold, a link's text)."""
+    return "".join(v[0] if kind == "link" else v for kind, v in tokens(markup) if kind != "bold")
+
+
+def _safe_address(address):
+    """A relative address or a web one: never javascript:, data: and the like."""
+    scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*):", address)
+    return scheme is None or scheme.group(1).lower() in ("http", "https")
+
+
+def _inline_html(markup):
+    """**bold** and [text](address) links of the analyzer; everything else, user text whole, escaped."""
+    out, bold = [], False
+    for kind, v in tokens(markup):
+        if kind == "bold":
+            out.append("</b>" if bold else "<b>")
+            bold = not bold
+        elif kind == "link":
+            text, address = v
+            out.append(f"<a href='{html.escape(address, quote=True)}'>{html.escape(text)}</a>"
+                       if _safe_address(address) else html.escape(f"[{text}]({address})"))
+        else:
+            out.append(html.escape(v))
+    if bold:
+        out.append("</b>")
     return "".join(out)
-
-
-def _bold(escaped):
-    parts = escaped.split("**")
-    return "".join(f"<b>{p}</b>" if i % 2 else p for i, p in enumerate(parts))
 
 
 CSS = """
@@ -93,38 +147,100 @@ def to_html(title, blocks):
                 out.append(f"<caption>{_inline_html(b.caption)}</caption>")
             out.append("<tr>" + "".join(f"<th>{html.escape(str(c))}</th>" for c in b.columns) + "</tr>")
             for row in b.rows:
-                out.append("<tr>" + "".join(f"<td{_num_class(c)}>{_inline_html(str(c))}</td>" for c in row) + "</tr>")
+                out.append("<tr>" + "".join(f"<td{_num_class(c)}>{html.escape(str(c))}</td>" for c in row) + "</tr>")
             out.append("</table></div>")
         elif isinstance(b, Figure):
             data = base64.b64encode(Path(b.path).read_bytes()).decode()
-            out.append(f"<figure><img alt='{html.escape(b.caption)}' src='data:image/png;base64,{data}'>"
+            out.append(f"<figure><img alt='{html.escape(plain(b.caption))}' src='data:image/png;base64,{data}'>"
                        f"<figcaption>{_inline_html(b.caption)}</figcaption></figure>")
     out.append("</body></html>")
     return "\n".join(out)
 
 
+PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
+MD_ENTITY = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def md_escape(text, oneline=False, line_start=True):
+    """Plain text as Markdown that shows it as written: no HTML, links, emphasis, code or table cells, and
+    no heading, list, quote, code block or rule started by one of its lines (line_start: its first line
+    starts a line of the output too). oneline (tables, headings, captions): line breaks become spaces."""
+    text = str(text).replace("\r\n", "\n").replace("\r", "\n")  # a lone CR ends a Markdown line too
+    if oneline:
+        text = text.replace("\n", " ")
+    return "\n".join(_md_line(line, line_start or k > 0) for k, line in enumerate(text.split("\n")))
+
+
+def _md_line(line, start):
+    out = []
+    i = 0
+    if start:
+        indent = re.match(r"[ \t]*", line).group(0)
+        marker = re.match(r"\d{1,9}[.)]", line)
+        if indent:  # leading white space would indent (a code block) or be dropped: kept as characters
+            out.append("".join("&#9;" if c == "\t" else "&#32;" for c in indent))
+            i = len(indent)
+        elif marker:  # "1." or "1)" starts an ordered list
+            out.append(marker.group(0)[:-1] + "\\" + marker.group(0)[-1])
+            i = marker.end()
+        elif line[:1] in ("-", "+", "="):  # a list item, or a rule or heading underline
+            out.append("\\" + line[0])
+            i = 1
+    for j in range(i, len(line)):
+        c = line[j]
+        before, after = line[j - 1] if j else "", line[j + 1] if j + 1 < len(line) else ""
+        if c in MD_ENTITY:
+            out.append(MD_ENTITY[c])
+        elif (c in "`*[]|#~" or (c == "\\" and (not after or after in PUNCTUATION))
+              or (c == "_" and not (before.isalnum() and after.isalnum())) or (c == "(" and before == "]")):
+            out.append("\\" + c)
+        else:
+            out.append(c)
+    return "".join(out)
+
+
+def _md_inline(markup, oneline=False):
+    """Markup as Markdown: the analyzer's bold and links as they are, user text escaped."""
+    out = []
+    for kind, v in tokens(markup):
+        if kind == "user":
+            out.append(md_escape(v, oneline, line_start=not oneline and (not out or out[-1].endswith("\n"))))
+        elif kind == "link":
+            out.append(f"[{v[0]}]({v[1]})")
+        else:
+            out.append("**" if kind == "bold" else v)
+    return "".join(out)
+
+
 def _md_cell(x):
-    return str(x).replace("|", "\\|").replace("\n", " ")
+    return md_escape(x, oneline=True, line_start=False)
+
+
+def _fence(text):
+    """A code fence longer than any run of backticks in text (so no line of it closes the block)."""
+    return "`" * max(3, 1 + max((len(r) for r in re.findall(r"`+", text)), default=0))
 
 
 def to_markdown(blocks):
     out = []
     for b in blocks:
         if isinstance(b, Heading):
-            out.append("#" * b.level + " " + b.text + "\n")
+            out.append("#" * b.level + " " + md_escape(b.text, oneline=True, line_start=False) + "\n")
         elif isinstance(b, Text):
             if b.kind == "code":
-                out.append("```\n" + b.text + "\n```\n")
+                fence = _fence(b.text)
+                out.append(f"{fence}\n{b.text}\n{fence}\n")
             elif b.kind in ("verdict", "warning"):
-                out.append("> " + b.text + "\n")
+                out.append("> " + _md_inline(b.text).replace("\n", "\n> ") + "\n")
             else:
-                out.append(b.text + "\n")
+                out.append(_md_inline(b.text) + "\n")
         elif isinstance(b, Table):
             out.append("| " + " | ".join(_md_cell(c) for c in b.columns) + " |")
             out.append("|" + "|".join(["---"] * len(b.columns)) + "|")
             for row in b.rows:
                 out.append("| " + " | ".join(_md_cell(c) for c in row) + " |")
-            out.append(("\n*" + b.caption + "*\n") if b.caption else "")
+            out.append(("\n*" + _md_inline(b.caption, oneline=True) + "*\n") if b.caption else "")
         elif isinstance(b, Figure):
-            out.append(f"![{b.caption}]({Path(b.path).name})\n\n*{b.caption}*\n")
+            caption = _md_inline(b.caption, oneline=True)
+            out.append(f"![{caption}]({Path(b.path).name})\n\n*{caption}*\n")
     return "\n".join(out)

@@ -12,7 +12,7 @@ import numpy as np
 from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.report import plots
-from analyzer.report.blocks import Figure, Heading, Table, Text
+from analyzer.report.blocks import Figure, Heading, Table, Text, lit
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.runner import CREDIT
 from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value, signed_points
@@ -122,7 +122,7 @@ def variant_sections(result, out):
     game = result.scenario.game
     for g in groups:
         first = M.win_units(game, g.players)[0]
-        verdict = edge_text(f"{g.label}: {first.name}", first.edge, g.summary, g.rotations,
+        verdict = edge_text(f"{lit(g.label)}: {first.name}", first.edge, g.summary, g.rotations,
                             len(M.win_units(game, g.players)), result.scenario.margin)
         b.append(Text(verdict, "verdict" if "no detectable" not in verdict else "p"))
     b.append(Heading(f"Differences from the baseline ({base.label})", 3))
@@ -134,8 +134,8 @@ def variant_sections(result, out):
             share = is_share(m)
             tested.append((g, m, d, lo, hi, p_value(d, lo, hi, g.summary.z)))
             if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
-                verdicts.append(difference_verdict(f"{g.label} (against {base.label}): {lower_first(m.label)}", d, lo, hi,
-                                                   m.fmt_diff, margin=margin if share else None))
+                verdicts.append(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(m.label)}", d,
+                                                   lo, hi, m.fmt_diff, margin=margin if share else None))
     adjusted = holm([t[5] for t in tested])
     rows = []
     for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
@@ -154,7 +154,8 @@ def variant_sections(result, out):
     # a seat's (team's, policy's) share that changed for real, even after Holm: said in words too
     for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
         if keep and m.key.startswith(("win_share_", "team_share_", "policy_share_")):
-            verdicts.append(difference_verdict(f"{g.label} (against {base.label}): {lower_first(m.label)}", d, lo, hi, m.fmt_diff,
+            verdicts.append(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(m.label)}", d, lo, hi,
+                                               m.fmt_diff,
                                                margin=margin))
     for v in verdicts:
         b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
@@ -251,7 +252,8 @@ def sweep_sections(result, out):
     groups = result.groups
     metric = _sweep_metric(result)
     b = [Heading("Sweep")]
-    b.append(Text(f"Swept: {' and '.join(f'{p} over {v}' for p, v in axes)}. Target: **{metric.label}** "
+    swept = " and ".join(f"{lit(p)} over [{', '.join(lit(repr(x)) for x in v)}]" for p, v in axes)  # values as in a list
+    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** "
                   f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
                   f"deals, so points are compared game by game."))
     vals = [M.value_ci(metric, g.summary, g.rotations) for g in groups]
@@ -272,13 +274,13 @@ def sweep_sections(result, out):
         if comp["goal"] == "min":
             d, lo, hi = -d, -hi, -lo
         if lo <= 0:
-            ties.append(groups[j].label)
+            ties.append(lit(groups[j].label))
         if closest is None or d < closest[1]:
-            closest = (groups[j].label, d, lo, hi)
-    verdict = f"Best: **{groups[best].label}**, {lower_first(metric.label)} {ci_text(metric, *vals[best])}."
+            closest = (lit(groups[j].label), d, lo, hi)
+    verdict = f"Best: **{lit(groups[best].label)}**, {lower_first(metric.label)} {ci_text(metric, *vals[best])}."
     if same:
         verdict += (" Exactly the same result on every deal (the parameter changed nothing there): "
-                    + ", ".join(groups[j].label for j in same) + ".")
+                    + ", ".join(lit(groups[j].label) for j in same) + ".")
     if closest:
         matters = ""
         if is_share(metric):
@@ -297,19 +299,19 @@ def sweep_sections(result, out):
         path = plots.curve_with_band(out / "sweep_target.png", xplot, [(metric.label, *zip(*vals))], metric.label,
                                      axes[0][0], axis_label(metric), percent=metric.percent,
                                      mark=xplot[best])
-        b.append(Figure(path, f"{metric.label} against {axes[0][0]} with its 95% band; the dotted line marks the best."))
+        b.append(Figure(path, f"{metric.label} against {lit(axes[0][0])} with its 95% band; the dotted line marks the best."))
         for m in key_metrics:
             mv = [value(result, g, m) for g in groups]
             path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
                                          axes[0][0], axis_label(m), percent=m.percent)
-            b.append(Figure(path, f"{m.label} against {axes[0][0]} (95% band)."))
+            b.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
     else:
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T
         ann = [[metric.fmt(grid[i, j]) for j in range(len(xs))] for i in range(len(ys))]
         path = plots.heatmap(out / "sweep_target.png", grid, [str(x) for x in xs], [str(y) for y in ys], metric.label,
                              px, py, percent=metric.percent, annotations=ann, mark=(best % len(ys), best // len(ys)))
-        b.append(Figure(path, f"{metric.label} over {px} (across) and {py} (down); the outlined cell is the best."))
+        b.append(Figure(path, f"{metric.label} over {lit(px)} (across) and {lit(py)} (down); the outlined cell is the best."))
     rows = []
     for g, v in zip(groups, vals):
         rows.append([g.label, ci_text(metric, *v)] + [ci_text(m, *value(result, g, m)) for m in key_metrics])
@@ -359,7 +361,7 @@ def round_robin_sections(result, out):
                    "Mean of a policy's head-to-head shares against every other policy; the interval treats the "
                    "pairings as independent (a slight over-estimate, since they share deals)."))
     top, second = order[0], order[1] if k > 1 else order[0]
-    b.append(Text(edge_verdict(f"{labels[top]} against {labels[second]}", share[top, second], lo[top, second],
+    b.append(Text(edge_verdict(f"{lit(labels[top])} against {lit(labels[second])}", share[top, second], lo[top, second],
                                hi[top, second], 0.5, margin=result.scenario.margin), "verdict"))
     b += _pairings_table(result)
     return b
@@ -386,7 +388,7 @@ def _pairings_table(result):
                "for the seat, whichever policy sat there.")]
     labels = result.scenario.comparison["labels"]
     for i, j in twins:
-        b.append(Text(f"{labels[i]} and {labels[j]} are the same policy with the same parameters: their "
+        b.append(Text(f"{lit(labels[i])} and {lit(labels[j])} are the same policy with the same parameters: their "
                       f"head-to-head share differs from 50% by chance only.", "warning"))
     return b
 
@@ -400,7 +402,7 @@ def ladder_sections(result, out):
     groups = result.groups
     k = len(rungs)
     by_variant = [groups[v * k:(v + 1) * k] for v in range(len(variants))]
-    field = seat_text_of(comp["field"])
+    field = lit(seat_text_of(comp["field"]))
     b = [Heading("Skill ladder"),
          Text(f"Each rung sat in one seat against a field of {field} in every other seat, on the very same deals, "
               f"and every deal was played once in each rotation of the seats, so a rung's share does not depend "
@@ -447,7 +449,7 @@ def ladder_sections(result, out):
         g = vgroups[top]
         m, (v, lo, hi), edge = share(g)
         d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
-        who = f"{vname}: " if len(variants) > 1 else ""
+        who = f"{lit(vname)}: " if len(variants) > 1 else ""
         if math.isnan(dlo):
             words = "too few games for an interval"
         elif dlo > margin:
@@ -457,7 +459,7 @@ def ladder_sections(result, out):
         else:
             words = "skill may matter (more games would tell)"
         player = "the best player's team" if sc.game.teams(g.players) else "the best player"
-        b.append(Text(f"{who}{words}: {player} ({rungs[top]}) wins {pct(v)} of {g.players}-player games "
+        b.append(Text(f"{who}{words}: {player} ({lit(rungs[top])}) wins {pct(v)} of {g.players}-player games "
                       f"against an even {pct(even(g))}: skill number {signed_points(d)} points (95% CI "
                       f"{signed_points(dlo)} to {signed_points(dhi)}).", "verdict"))
     b += _level_with_the_best(rungs, [share(g)[1] for g in by_variant[0]], top)
@@ -473,7 +475,7 @@ def ladder_sections(result, out):
             change = f"{'raises' if d > 0 else 'lowers'} the value of skill by {abs(100 * d):.1f} points"
         else:
             change = f"does not detectably change the value of skill ({signed_points(d)} points)"
-        b.append(Text(f"{vname} {change}, 95% CI {signed_points(lo)} to {signed_points(hi)} "
+        b.append(Text(f"{lit(vname)} {change}, 95% CI {signed_points(lo)} to {signed_points(hi)} "
                       f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).", "verdict"))
     b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
     b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
@@ -488,8 +490,9 @@ def _level_with_the_best(rungs, shares, top):
              if i != top and lo <= top_hi and hi >= top_lo]
     if not level:
         return []
+    level = [lit(label) for label in level]
     names = level[0] if len(level) == 1 else ", ".join(level[:-1]) + " and " + level[-1]
-    return [Text(f"Against this field, {names} {'does' if len(level) == 1 else 'do'} as well as {rungs[top]} "
+    return [Text(f"Against this field, {names} {'does' if len(level) == 1 else 'do'} as well as {lit(rungs[top])} "
                  f"(95% intervals overlap): the field cannot rank them. A ladder against a stronger field (the "
                  f"field key of [ladder], e.g. the game's greedy policy) would tell them apart.", "warning")]
 

@@ -13,7 +13,7 @@ from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
-from analyzer.report.blocks import Figure, Heading, Table, Text
+from analyzer.report.blocks import Figure, Heading, Table, Text, lit
 from analyzer.runner import slug as runner_slug
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
 
@@ -98,7 +98,7 @@ def _intro(result, out):
     game = sc.game
     b = []
     if sc.description:
-        b.append(Text(sc.description))
+        b.append(Text(lit(sc.description)))
     counts = sorted({g.players for g in result.groups})
     players = f"{counts[0]}" if len(counts) == 1 else ", ".join(map(str, counts[:-1])) + f" or {counts[-1]}"
     b.append(Text(f"**{result.games:,} deals** of {game.title} ({players} players, seed {sc.seed}), "
@@ -144,7 +144,7 @@ def _stop_section(result):
         m = M.metric_for(result.scenario.game, base.players, base.rotations, rule.metric)
         what.append(f"every variant's difference from the baseline in \"{m.label}\" either real or within "
                     f"±{rule.equivalence:g}{' points' if m.percent else ''}")
-    reason = result.stop_reason or "it was stopped before its next checkpoint"
+    reason = lit(result.stop_reason) if result.stop_reason else "it was stopped before its next checkpoint"
     b = [Heading("When the run stopped"),
          Text(f"This run played until the answer was known: {' and '.join(what)}, looking only at "
               f"{len(looks)} checkpoints ({', '.join(f'{k:,}' for k in looks)} deals). It stopped because "
