@@ -72,6 +72,7 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     (exit status 3); stopped before any game finished, it writes nothing (exit status 130)."""
     from analyzer import report, runner
     from analyzer import scenario as scen
+    from analyzer.idle_settings import print_warnings
 
     import numba
 
@@ -97,6 +98,7 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         sc = scen.load(scenario, overrides)
     except ScenarioError as e:
         _fail(e)
+    print_warnings(sc)
     _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
@@ -166,6 +168,7 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
     rotated, on the same deals) and write the report: each rung's share and the skill number."""
     from analyzer import scenario as scen
     from analyzer.games import game_names, get_game
+    from analyzer.idle_settings import print_warnings
 
     g = get_game(game)
     if g is None:
@@ -194,6 +197,7 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
         sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)
+    print_warnings(sc)
     if out is None:
         from analyzer import report
 
@@ -240,6 +244,7 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
     """Print every event of one game of GAME (e.g. noize), replayable against the rulebook."""
     from analyzer import scenario as scen
     from analyzer.games import game_names, get_game
+    from analyzer.idle_settings import print_warnings
 
     g = get_game(game)
     if g is None:
@@ -260,6 +265,7 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
         sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)
+    print_warnings(sc)
     if scenario and game_index >= sc.games:
         click.echo(f"Note: game {game_index:,} is beyond the scenario's {sc.games:,} games; it is the game a longer run "
                    f"would play at that index.", err=True)

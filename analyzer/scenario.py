@@ -89,6 +89,7 @@ class Scenario:
     margin: float = 0.005  # practical margin for win shares, as a fraction (practical_margin / 100)
     overrides: list = field(default_factory=list)  # (path, value, origin) given on the command line
     stop: object = None  # analyzer.stopping.StopRule, or None: play `games` deals
+    warnings: list = field(default_factory=list)  # lines about values that cannot change any game (idle_settings)
 
 
 def parse_value(text: str):
@@ -253,7 +254,8 @@ def load(path: str | Path, overrides=()) -> Scenario:
 
 
 def build_with(raw: dict, source: str, overrides=()) -> Scenario:
-    """Apply overrides (path, value[, origin]) to raw and validate (see load)."""
+    """Apply overrides (path, value[, origin]) to raw and validate (see load); sc.warnings then holds the lines
+    about values it writes that cannot change any game (analyzer/idle_settings.py)."""
     origins = []
     for key, value, *origin in overrides:
         origins.append((key, origin[0] if origin else "--set"))
@@ -266,6 +268,9 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
             if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):
                 raise e.renamed(source=f"{source}, {origin}") from None
         raise
+    from analyzer.idle_settings import collect
+
+    sc.warnings = collect(sc)
     return sc
 
 

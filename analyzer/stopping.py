@@ -113,7 +113,7 @@ def parse(raw, source, kind, games_given, flags=None):
     elif max_games < MIN_LOOK:  # (games caps max_games below the default first look)
         raise ScenarioError(source, "games", games_given,
                             f"must be at least {MIN_LOOK} with a [stop] table: its first look (stop.min_games, by "
-                            f"default the smaller of {DEFAULT_MIN:,} and the games) comes after {MIN_LOOK} deals or more")
+                            f"default the smaller of {DEFAULT_MIN:,} and the games) is at least {MIN_LOOK} deals")
     else:
         min_games = min(DEFAULT_MIN, max_games)
     until = spec.get("until")
