@@ -128,7 +128,14 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
     if games is not None:
         overrides.append(("games", games, "--games"))
     _, sc = _load_scenario(scenario, overrides)
+    _warn_idle_settings(sc)
     _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
+
+
+def _warn_idle_settings(sc):
+    from analyzer.idle_settings import print_warnings
+
+    print_warnings(sc)
 
 
 def _check_parallel(threads, workers, scheduler):
@@ -286,6 +293,7 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
         sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)
+    _warn_idle_settings(sc)
     if out is None:
         from analyzer import report
 
@@ -362,6 +370,7 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
             sc = scen.build_with(raw, "(trace defaults)", overrides)
     except ScenarioError as e:
         _fail(e)
+    _warn_idle_settings(sc)
     if scenario and game_index >= sc.games:
         click.echo(f"Note: game {game_index:,} is beyond the scenario's {sc.games:,} games; it is the game a longer run "
                    f"would play at that index.", err=True)

@@ -325,9 +325,13 @@ def expand(sc):
     if sc.stop is not None and sc.comparison.get("kind") == "variants":
         from analyzer import metrics as M
 
-        known = [m.key for m in M.standard_metrics(sc.game, len(arms[0].seats), players if rotate else 1)]
+        # every variant's difference is looked at: the metric must be one each measures (its player count's)
+        measured = [[m.key for m in M.standard_metrics(sc.game, len(a.seats), len(a.seats) if rotate else 1)]
+                    for a in arms if a.rotation == 0]
+        known = [k for k in measured[0] if all(k in keys for keys in measured[1:])]
         if sc.stop.metric not in known:
-            raise ScenarioError(sc.source, "stop.metric", sc.stop.metric, "must be one of " + ", ".join(known))
+            raise ScenarioError(sc.source, "stop.metric", sc.stop.metric,
+                                "must be one of the metrics every variant measures: " + ", ".join(known))
 
 
 def sweep_metric_column(sc, rotate):

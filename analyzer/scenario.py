@@ -89,6 +89,7 @@ class Scenario:
     margin: float = 0.005  # practical margin for win shares, as a fraction (practical_margin / 100)
     overrides: list = field(default_factory=list)  # (path, value, origin) given on the command line
     stop: object = None  # analyzer.stopping.StopRule, or None: play `games` deals
+    warnings: list = field(default_factory=list)  # lines about values that cannot change any game (idle_settings)
 
 
 def parse_value(text: str):
@@ -210,7 +211,9 @@ def check_players(game: Game, raw: dict, source: str):
     return _int(raw, "players", source, game.min_players, game.max_players, fixed)
 
 
-def build(raw: dict, source: str) -> Scenario:
+def build(raw: dict, source: str, flags=None) -> Scenario:
+    """The validated Scenario of raw; flags: {key: the command-line flag that set it}, for errors that name a
+    value set elsewhere than the key they are about."""
     for key in raw:
         if key not in TOP_KEYS:
             raise ScenarioError(source, key, raw[key], "unknown key; allowed: " + ", ".join(TOP_KEYS))
@@ -222,7 +225,7 @@ def build(raw: dict, source: str) -> Scenario:
     from analyzer.stopping import parse as parse_stop
 
     kind = next((k for k in ("ladder", "variants", "sweep", "policies") if k in raw), "single")
-    stop = parse_stop(raw, source, {"policies": "round_robin"}.get(kind, kind), games)
+    stop = parse_stop(raw, source, {"policies": "round_robin"}.get(kind, kind), games, flags or {})
     if stop is not None:
         games = stop.max_games
     seed = _int(raw, "seed", source, 0, MAX_SEED)
@@ -251,20 +254,24 @@ def load(path: str | Path, overrides=()) -> Scenario:
 
 
 def build_with(raw: dict, source: str, overrides=()) -> Scenario:
-    """Apply overrides (path, value[, origin]) to raw and validate (see load)."""
+    """Apply overrides (path, value[, origin]) to raw and validate (see load); sc.warnings then holds the lines
+    about values it writes that cannot change any game (analyzer/idle_settings.py)."""
     origins = []
     for key, value, *origin in overrides:
         origins.append((key, origin[0] if origin else "--set"))
         set_path(raw, key, value, f"{source}, {origins[-1][1]}")
     try:
-        sc = build(raw, source)
+        sc = build(raw, source, dict(origins))
         sc.overrides = [(key, value, origin) for (key, origin), (_, value, *_) in zip(origins, overrides)]
-        return sc
     except ScenarioError as e:
         for key, origin in reversed(origins):  # the last override of a key is the one in force
             if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):
                 raise e.renamed(source=f"{source}, {origin}") from None
         raise
+    from analyzer.idle_settings import collect
+
+    sc.warnings = collect(sc)
+    return sc
 
 
 def from_dict(raw: dict, source="(scenario)") -> Scenario:

@@ -26,10 +26,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from analyzer.errors import MISSING, ScenarioError
+from analyzer.errors import MISSING, ScenarioError, toml_value
 
 STOP_KEYS = ("max_games", "min_games", "precision", "until", "equivalence", "metric")
 DEFAULT_MIN = 10_000
+MIN_LOOK = 100  # the fewest deals of the first look
 
 
 @dataclass(frozen=True)
@@ -66,8 +67,10 @@ def z_two_sided(alpha):
     return (lo + hi) / 2
 
 
-def parse(raw, source, kind, games_given):
-    """The validated StopRule of a scenario's [stop] table (kind: single, variants, sweep, round_robin)."""
+def parse(raw, source, kind, games_given, flags=None):
+    """The validated StopRule of a scenario's [stop] table (kind: single, variants, sweep, round_robin, ladder).
+    games_given: the scenario's games (None: not given), which caps max_games; flags: {key: the command-line flag
+    that set it}, so that an error naming another value than its own says where that value came from."""
     spec = raw.get("stop")
     if spec is None:
         return None
@@ -77,8 +80,8 @@ def parse(raw, source, kind, games_given):
         if k not in STOP_KEYS:
             raise ScenarioError(source, f"stop.{k}", spec[k], "unknown key; allowed: " + ", ".join(STOP_KEYS))
 
-    def integer(key, default=MISSING, low=1):
-        v = spec.get(key, default)
+    def integer(key, low=MIN_LOOK):
+        v = spec.get(key, MISSING)
         if v is MISSING:
             raise ScenarioError(source, f"stop.{key}", v, "is required: the most deals the run may play")
         if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**10:
@@ -93,12 +96,26 @@ def parse(raw, source, kind, games_given):
             raise ScenarioError(source, f"stop.{key}", v, "must be a number above 0")
         return float(v)
 
-    max_games = integer("max_games")
-    if games_given is not None:
-        max_games = min(max_games, games_given)
-    min_games = integer("min_games", min(DEFAULT_MIN, max_games), 100)
-    if min_games > max_games:
-        raise ScenarioError(source, "stop.min_games", min_games, f"must be at most stop.max_games ({max_games:,})")
+    def said(key, value):
+        """key = value as the user wrote it, with the flag that set it (--set may set the whole [stop] table)."""
+        flag = (flags or {}).get(key) or (flags or {}).get(key.split(".")[0])
+        return f"{key} = {toml_value(value)}" + (f" ({flag})" if flag else "")
+
+    max_written = integer("max_games")  # (at least the first look)
+    max_games = max_written if games_given is None else min(max_written, games_given)
+    if "min_games" in spec:
+        min_games = integer("min_games")
+        if min_games > max_games:
+            limit = said("stop.max_games", max_written)
+            if max_games < max_written:
+                limit = f"{said('games', games_given)}, which caps {limit}"
+            raise ScenarioError(source, "stop.min_games", min_games, f"must be at most {limit}")
+    elif max_games < MIN_LOOK:  # (games caps max_games below the default first look)
+        raise ScenarioError(source, "games", games_given,
+                            f"must be at least {MIN_LOOK} with a [stop] table: its first look (stop.min_games, by "
+                            f"default the smaller of {DEFAULT_MIN:,} and the games) is at least {MIN_LOOK} deals")
+    else:
+        min_games = min(DEFAULT_MIN, max_games)
     until = spec.get("until")
     if until not in (None, "decided"):
         raise ScenarioError(source, "stop.until", until, 'must be "decided" (or left out)')

@@ -258,6 +258,10 @@ class Game:
     teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = lambda n: None
     # the skill ladder, weakest first: ({"label", "policy", parameters...}, ...); empty: every policy
     ladder: tuple = ()
+    # the settings that cannot change any game under the others: (validated rules, seats, n_players) ->
+    # [(path, why)], path "rules.<setting>" or "seats.<s>.<parameter>" (s: the seat as played), read off what the
+    # kernels read; analyzer/idle_settings.py warns of those a scenario writes
+    idle: Callable[[dict, Sequence[Seat], int], list[tuple[str, str]]] = lambda rules, seats, n: []
     extra: dict = field(default_factory=dict)
 
     def run_batch(self, encoded, seed, first_game, out):

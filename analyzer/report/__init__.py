@@ -112,6 +112,7 @@ def manifest(result, command=None):
         "games_requested": sc.games if result.games_requested is None else result.games_requested,
         "games_played": result.games,
         "arms": [a.label for a in sc.arms],
+        "warnings": list(sc.warnings),  # values written that cannot change any game (analyzer/idle_settings.py)
         "partial": result.partial,
         "stop_reason": result.stop_reason,
         "stopped_by": None if result.stopped_by is None else signal_name(result.stopped_by),

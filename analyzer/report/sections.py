@@ -127,6 +127,7 @@ def _intro(result, out):
             for s, seat in enumerate(base.seats)]
     b.append(Table(["seat", "policy", "parameters"], rows,
                    "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
+    b += [Text(line, "warning") for line in sc.warnings]  # settings written that cannot change any game
     return b
 
 

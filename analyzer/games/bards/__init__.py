@@ -2,6 +2,7 @@
 import numpy as np
 
 from analyzer.games.bards import engine as E
+from analyzer.games.bards import idle as I
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
 from analyzer.games.bards import trace as T
@@ -151,6 +152,7 @@ GAME = Game(
     ),
     default_policy="greedy",
     docs="docs/bards.md",
+    idle=I.idle,
     # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md)
     ladder=({"label": "random", "policy": "random"}, {"label": "balanced", "policy": "balanced"},
             {"label": "bait", "policy": "bait"}, {"label": "greedy", "policy": "greedy"},

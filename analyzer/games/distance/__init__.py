@@ -3,6 +3,7 @@ import numpy as np
 
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.distance import engine as E
+from analyzer.games.distance import idle as I
 from analyzer.games.distance import lookahead as LA
 from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
@@ -146,6 +147,7 @@ GAME = Game(
     ),
     default_policy="greedy",
     docs="docs/distance.md",
+    idle=I.idle,
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
             {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8}),
 )

@@ -4,6 +4,7 @@ import numpy as np
 
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.fightsong import engine as E
+from analyzer.games.fightsong import idle as I
 from analyzer.games.fightsong import lookahead as LA
 from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
@@ -161,5 +162,6 @@ GAME = Game(
     ),
     default_policy="greedy",
     docs="docs/fightsong.md",
+    idle=I.idle,
     teams=R.teams,
 )

@@ -5,6 +5,7 @@ from analyzer.games import drama
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
+from analyzer.games.noize import idle as I
 from analyzer.games.noize import lookahead as LA
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
@@ -100,4 +101,5 @@ GAME = Game(
     ),
     default_policy="threshold",
     docs="docs/noize.md",
+    idle=I.idle,
 )
