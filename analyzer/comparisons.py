@@ -107,10 +107,16 @@ def _axis_values(sc, spec, key):
             raise ScenarioError(sc.source, f"{where}.range", r,
                                 "must be [start, stop, step] of finite numbers with step > 0, stop >= start "
                                 "(stop included)")
-        count = int(np.floor((r[1] - r[0]) / r[2] + 1e-9)) + 1
-        if count > MAX_AXIS_POINTS:
+        try:
+            steps = (r[1] - r[0]) / r[2]
+        except OverflowError:  # (integers too large for a float)
+            steps = math.inf
+        if not steps < MAX_AXIS_POINTS:  # (inf when the span overflows a float: 1e308 / 1e-300)
+            many = (f"{int(steps) + 1:,}" if steps < 1e15 else f"about {steps:.0e}" if math.isfinite(steps)
+                    else "more than 1e308")
             raise ScenarioError(sc.source, f"{where}.range", r,
-                                f"gives {count:,} points; at most {MAX_AXIS_POINTS} per axis (use a larger step)")
+                                f"gives {many} points; at most {MAX_AXIS_POINTS} per axis (use a larger step)")
+        count = int(np.floor(steps + 1e-9)) + 1
         values = [r[0] + i * r[2] for i in range(count)]
         if all(isinstance(x, int) for x in r):
             values = [int(v) for v in values]

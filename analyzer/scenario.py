@@ -100,33 +100,41 @@ def parse_value(text: str):
         return text
 
 
+def _index(part):
+    """A list index written in a path ('variants.1.name'): ASCII digits only ('²'.isdigit() is true)."""
+    return int(part) if part.isascii() and part.isdigit() else None
+
+
 def set_path(raw: dict, path: str, value, source="--set"):
     """raw[a][b][c] = value for path 'a.b.c' (list items by number: 'variants.1.name')."""
     parts = path.split(".")
     node = raw
-    for i, part in enumerate(parts[:-1]):
+    for i, part in enumerate(parts):
+        where = ".".join(parts[:i + 1])
         if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
-                raise ScenarioError(source, ".".join(parts[:i + 1]), part, f"no item {part} in a list of {len(node)}")
-            node = node[int(part)]
+            k = _index(part)
+            if k is None or k >= len(node):
+                raise ScenarioError(source, where, part, f"no item {part} in a list of {len(node)}")
+            if i == len(parts) - 1:
+                node[k] = value
+            elif isinstance(node[k], (dict, list)):
+                node = node[k]
+            else:
+                raise ScenarioError(source, where, node[k], f"is a single value: {'.'.join(parts[i + 1:])} cannot "
+                                                            f"be set inside it")
+        elif i == len(parts) - 1:
+            node[part] = value
         else:
             if part not in node or not isinstance(node[part], (dict, list)):
                 node[part] = {}
             node = node[part]
-    last = parts[-1]
-    if isinstance(node, list):
-        if not last.isdigit() or int(last) >= len(node):
-            raise ScenarioError(source, path, last, f"no item {last} in a list of {len(node)}")
-        node[int(last)] = value
-    else:
-        node[last] = value
 
 
 def get_path(raw: dict, path: str, default=MISSING):
     node = raw
     for part in path.split("."):
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
+        if isinstance(node, list) and _index(part) is not None and _index(part) < len(node):
+            node = node[_index(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
@@ -163,7 +171,7 @@ def parse_toml(text: str, source: str, what: str) -> dict:
 def _int(raw, key, source, low, high, default=MISSING):
     value = raw.get(key, default)
     if value is MISSING:
-        raise ScenarioError(source, key, MISSING, f"is required: an integer from {low} to {high}")
+        raise ScenarioError(source, key, MISSING, f"is required: an integer from {low:,} to {high:,}")
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise ScenarioError(source, key, value, f"must be an integer from {low:,} to {high:,}")
     return value

@@ -155,7 +155,8 @@ CASES = [
     # a limit that is not the key's own names where it came from (issue 26): games caps max_games
     (NOIZE + "[stop]\nmax_games = 100000\nprecision = 0.5\nmin_games = 5000\n", [],
      "stop.min_games = 5000: must be at most games = 100, which caps stop.max_games = 100000"),
-    (NOIZE + "[stop]\nmax_games = 100000\nprecision = 0.5\nmin_games = 5000\n", ["--games", "2000"],
+    (NOIZE.replace("games = 100\n", "games = 10000\n") + "[stop]\nmax_games = 100000\nprecision = 0.5\nmin_games = 5000\n",
+     ["--games", "2000"],
      "stop.min_games = 5000: must be at most games = 2000 (--games), which caps stop.max_games = 100000"),
     (NOIZE + "[stop]\nmax_games = 100000\nprecision = 0.5\n", ["--set", "stop.min_games=5000"],
      "--set: stop.min_games = 5000: must be at most games = 100, which caps stop.max_games = 100000"),

@@ -124,7 +124,8 @@ class Param:
 
 
 def _fmt(x):
-    return "-inf" if x is None else (repr(int(x)) if float(x).is_integer() else repr(x))
+    """A bound as a person reads it: 1,000,000 (thousands separated), 0.5."""
+    return "-inf" if x is None else (f"{int(x):,}" if float(x).is_integer() else repr(x))
 
 
 @dataclass(frozen=True)
