@@ -27,7 +27,8 @@ from pathlib import Path
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games import game_names, get_game
 from analyzer.games.base import Game, Seat
-from analyzer.textfiles import MAX_DEPTH, MAX_SCENARIO_BYTES, TextFileError, nesting_depth, read_text
+from analyzer.textfiles import (MAX_DEPTH, MAX_KEY_PARTS, MAX_SCENARIO_BYTES, TextFileError, long_dotted_key,
+                               nesting_depth, read_text)
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**10
@@ -145,6 +146,10 @@ def load_raw(path: str | Path) -> dict:
 
 def parse_toml(text: str, source: str, what: str) -> dict:
     """tomllib.loads, with every failure said in one line naming source."""
+    line = long_dotted_key(text)
+    if line is not None:
+        raise ScenarioError(source, None, None, f"line {line:,} has a dotted key of more than {MAX_KEY_PARTS} parts "
+                                                f"(a.b.c...): a {what} needs a few")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
