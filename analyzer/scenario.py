@@ -28,7 +28,7 @@ from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games import game_names, get_game
 from analyzer.games.base import Game, Seat
 from analyzer.textfiles import (MAX_DEPTH, MAX_KEY_PARTS, MAX_SCENARIO_BYTES, TextFileError, long_dotted_key,
-                               nesting_depth, read_text)
+                               nesting_depth, read_text, whole_number)
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**10
@@ -106,7 +106,7 @@ def set_path(raw: dict, path: str, value, source="--set"):
     node = raw
     for i, part in enumerate(parts[:-1]):
         if isinstance(node, list):
-            if not part.isdigit() or int(part) >= len(node):
+            if whole_number(part) is None or int(part) >= len(node):
                 raise ScenarioError(source, ".".join(parts[:i + 1]), part, f"no item {part} in a list of {len(node)}")
             node = node[int(part)]
         else:
@@ -115,7 +115,7 @@ def set_path(raw: dict, path: str, value, source="--set"):
             node = node[part]
     last = parts[-1]
     if isinstance(node, list):
-        if not last.isdigit() or int(last) >= len(node):
+        if whole_number(last) is None or int(last) >= len(node):
             raise ScenarioError(source, path, last, f"no item {last} in a list of {len(node)}")
         node[int(last)] = value
     else:
@@ -125,7 +125,7 @@ def set_path(raw: dict, path: str, value, source="--set"):
 def get_path(raw: dict, path: str, default=MISSING):
     node = raw
     for part in path.split("."):
-        if isinstance(node, list) and part.isdigit() and int(part) < len(node):
+        if isinstance(node, list) and whole_number(part) is not None and int(part) < len(node):
             node = node[int(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]
@@ -183,7 +183,7 @@ def resolve_seats(game: Game, raw: dict, players: int, source: str) -> list[Seat
     if not isinstance(per_seat, dict):
         raise ScenarioError(source, "seats", per_seat, "must be a table of seat numbers, e.g. [seats.0]")
     for key, spec in per_seat.items():
-        if not (key.isdigit() and str(int(key)) == key and int(key) < players):
+        if not (whole_number(key) is not None and str(int(key)) == key and int(key) < players):
             raise ScenarioError(source, f"seats.{key}", spec, f"seat numbers run from 0 to {players - 1}")
         if not isinstance(spec, dict):
             raise ScenarioError(source, f"seats.{key}", spec, "must be a table: policy and/or parameters")
