@@ -20,6 +20,7 @@ are expanded into `arms` by analyzer/comparisons.py.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -266,8 +267,9 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
         sc.overrides = [(key, value, origin) for (key, origin), (_, value, *_) in zip(origins, overrides)]
         return sc
     except ScenarioError as e:
+        said = None if e.key is None else re.sub(r"\[(\d+)\]", r".\1", e.key)  # variants[1].x is --set variants.1.x
         for key, origin in reversed(origins):  # the last override of a key is the one in force
-            if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):
+            if said is not None and (said == key or said.startswith(key + ".") or key.startswith(said + ".")):
                 raise e.renamed(source=f"{source}, {origin}") from None
         raise
 

@@ -66,6 +66,11 @@ def read_text(path: str | Path, limit: int, what: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
+def printable(text) -> str:
+    """A file name or path for a one-line message: control characters (a newline in a name...) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
 def whole_number(text: str, max_digits: int = 18):
     """The int that a string of ASCII digits spells, or None. (str.isdigit() also accepts "²" and other
     Unicode digits, which int() refuses with a ValueError, and int() refuses more than 4,300 digits.)"""
