@@ -20,6 +20,7 @@ import numpy as np
 
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.scenario import Arm, check_players, set_path, validate_arm
+from analyzer.textfiles import whole_number
 
 _COMPARISON_KEYS = ("variants", "sweep", "policies")
 VARIANT_KEYS = ("rules", "players", "all_seats", "seats")
@@ -147,7 +148,7 @@ def check_path(sc, path, key):
     ok = (parts == ["players"]
           or (len(parts) == 2 and parts[0] == "rules" and game.setting(parts[1]) is not None)
           or (len(parts) == 2 and parts[0] == "all_seats" and parts[1] in params)
-          or (len(parts) == 3 and parts[0] == "seats" and parts[1].isdigit() and str(int(parts[1])) == parts[1]
+          or (len(parts) == 3 and parts[0] == "seats" and whole_number(parts[1]) is not None and str(int(parts[1])) == parts[1]
               and int(parts[1]) < game.max_players and parts[2] in params))
     if not ok:
         raise ScenarioError(sc.source, key, path,

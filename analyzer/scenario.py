@@ -20,6 +20,7 @@ are expanded into `arms` by analyzer/comparisons.py.
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,8 @@ from pathlib import Path
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games import game_names, get_game
 from analyzer.games.base import Game, Seat
-from analyzer.textfiles import MAX_DEPTH, MAX_SCENARIO_BYTES, TextFileError, nesting_depth, read_text
+from analyzer.textfiles import (MAX_DEPTH, MAX_KEY_PARTS, MAX_SCENARIO_BYTES, TextFileError, long_dotted_key,
+                               nesting_depth, read_text, whole_number)
 
 MAX_SEED = 2**63 - 1
 MAX_GAMES = 10**10
@@ -100,11 +102,6 @@ def parse_value(text: str):
         return text
 
 
-def _index(part):
-    """A list index written in a path ('variants.1.name'): ASCII digits only ('²'.isdigit() is true)."""
-    return int(part) if part.isascii() and part.isdigit() else None
-
-
 def set_path(raw: dict, path: str, value, source="--set"):
     """raw[a][b][c] = value for path 'a.b.c' (list items by number: 'variants.1.name')."""
     parts = path.split(".")
@@ -112,7 +109,7 @@ def set_path(raw: dict, path: str, value, source="--set"):
     for i, part in enumerate(parts):
         where = ".".join(parts[:i + 1])
         if isinstance(node, list):
-            k = _index(part)
+            k = whole_number(part)
             if k is None or k >= len(node):
                 raise ScenarioError(source, where, part, f"no item {part} in a list of {len(node)}")
             if i == len(parts) - 1:
@@ -133,8 +130,8 @@ def set_path(raw: dict, path: str, value, source="--set"):
 def get_path(raw: dict, path: str, default=MISSING):
     node = raw
     for part in path.split("."):
-        if isinstance(node, list) and _index(part) is not None and _index(part) < len(node):
-            node = node[_index(part)]
+        if isinstance(node, list) and whole_number(part) is not None and whole_number(part) < len(node):
+            node = node[whole_number(part)]
         elif isinstance(node, dict) and part in node:
             node = node[part]
         else:
@@ -154,6 +151,10 @@ def load_raw(path: str | Path) -> dict:
 
 def parse_toml(text: str, source: str, what: str) -> dict:
     """tomllib.loads, with every failure said in one line naming source."""
+    line = long_dotted_key(text)
+    if line is not None:
+        raise ScenarioError(source, None, None, f"line {line:,} has a dotted key of more than {MAX_KEY_PARTS} parts "
+                                                f"(a.b.c...): a {what} needs a few")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -187,7 +188,7 @@ def resolve_seats(game: Game, raw: dict, players: int, source: str) -> list[Seat
     if not isinstance(per_seat, dict):
         raise ScenarioError(source, "seats", per_seat, "must be a table of seat numbers, e.g. [seats.0]")
     for key, spec in per_seat.items():
-        if not (key.isdigit() and str(int(key)) == key and int(key) < players):
+        if not (whole_number(key) is not None and str(int(key)) == key and int(key) < players):
             raise ScenarioError(source, f"seats.{key}", spec, f"seat numbers run from 0 to {players - 1}")
         if not isinstance(spec, dict):
             raise ScenarioError(source, f"seats.{key}", spec, "must be a table: policy and/or parameters")
@@ -272,8 +273,9 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
         sc = build(raw, source, dict(origins))
         sc.overrides = [(key, value, origin) for (key, origin), (_, value, *_) in zip(origins, overrides)]
     except ScenarioError as e:
+        said = None if e.key is None else re.sub(r"\[(\d+)\]", r".\1", e.key)  # variants[1].x is --set variants.1.x
         for key, origin in reversed(origins):  # the last override of a key is the one in force
-            if e.key is not None and (e.key == key or e.key.startswith(key + ".") or key.startswith(e.key + ".")):
+            if said is not None and (said == key or said.startswith(key + ".") or key.startswith(said + ".")):
                 raise e.renamed(source=f"{source}, {origin}") from None
         raise
     from analyzer.idle_settings import collect

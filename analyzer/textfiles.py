@@ -5,12 +5,16 @@ at once instead of hanging or eating memory; UTF-8 with or without a byte-order 
 from __future__ import annotations
 
 import os
+import re
 import stat
 from pathlib import Path
 
 MAX_SCENARIO_BYTES = 1_000_000  # the longest shipped scenario is under 3 kB
-MAX_DECK_BYTES = 1_000_000  # a deck of every card a game allows is well under 100 kB
+# a deck of every card a game allows is under 100 kB (the largest Fight Song deck allowed, 409 cards, is 50 kB
+# without comments); parsing 256 kB of the worst TOML takes tomllib 0.3 s, 1 MB 1.2 s
+MAX_DECK_BYTES = 256_000
 MAX_DEPTH = 16  # tables and lists inside each other; a scenario needs 5 ([[variants]] > seats > N > key)
+MAX_KEY_PARTS = 64  # parts of one dotted key (a.b.c = 1); tomllib takes time and memory growing with their square
 
 
 class TextFileError(Exception):
@@ -38,8 +42,8 @@ def read_text(path: str | Path, limit: int, what: str) -> str:
         info = os.stat(path)
     except FileNotFoundError:
         raise TextFileError("does not exist") from None
-    except OSError as e:
-        raise TextFileError(f"cannot be read: {e.strerror or e}") from None
+    except (OSError, ValueError) as e:  # (ValueError: a NUL character in the path)
+        raise TextFileError(f"cannot be read: {getattr(e, 'strerror', None) or e}") from None
     if not stat.S_ISREG(info.st_mode):
         raise TextFileError(f"is {_kind(info.st_mode)}, not a {what}: give the path of a text file")
     if info.st_size > limit:
@@ -60,6 +64,46 @@ def read_text(path: str | Path, limit: int, what: str) -> str:
     if "\x00" in text:
         raise TextFileError(f"holds a NUL byte (at character {text.index(chr(0)):,}): a {what} is plain text")
     return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def printable(text) -> str:
+    """A file name or path for a one-line message: control characters (a newline in a name...) escaped."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def whole_number(text: str, max_digits: int = 18):
+    """The int that a string of ASCII digits spells, or None. (str.isdigit() also accepts "²" and other
+    Unicode digits, which int() refuses with a ValueError, and int() refuses more than 4,300 digits.)"""
+    if 0 < len(text) <= max_digits and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
+_PART = r"""(?:[A-Za-z0-9_-]++|"(?:[^"\\\n]|\\.)*+"|'[^'\n]*+')"""  # a bare, "quoted" or 'literal' key part
+_TOKENS = re.compile("|".join((
+    rf"(?P<key>{_PART}(?:[ \t]*\.[ \t]*{_PART}){{{MAX_KEY_PARTS},}})",  # a dotted key of too many parts
+    r'"""(?:[^"\\]|\\[\s\S]|"(?!""))*+(?:"""|\Z)',  # the other tokens, each read whole, so that the
+    r"'{3}[\s\S]*?(?:'{3}|\Z)",  # search never starts inside a string or a comment
+    r'"(?:[^"\\\n]|\\.)*+(?:"|[^\n]*+)',  # (a string left open ends at the line's end)
+    r"'[^'\n]*+(?:'|[^\n]*+)",
+    r"#[^\n]*+",
+    r"[A-Za-z0-9_-]++",
+    r"""[^"'#A-Za-z0-9_-]++""",
+)))
+
+
+def long_dotted_key(text: str):
+    """The line number of the first dotted key of more than MAX_KEY_PARTS parts (a.a.a...a = 1), or None.
+
+    tomllib's time and memory grow with the square of a key's parts (16,000 parts: 10 s and 1 GB), so such
+    a key is looked for in the text before parsing, in one pass over TOML-ish tokens (strings and comments
+    are read whole, so the search never starts inside one and its time grows with the text's length)."""
+    if text.count(".") < MAX_KEY_PARTS:
+        return None
+    for m in _TOKENS.finditer(text):
+        if m.lastgroup == "key":
+            return text.count("\n", 0, m.start()) + 1
+    return None
 
 
 def nesting_depth(value, limit: int = MAX_DEPTH):

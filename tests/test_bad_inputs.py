@@ -2,10 +2,14 @@
 game is played, with a non-zero exit and one line that names the key (or flag) and the value, and
 never a traceback.
 
-Each case is (scenario text or None, extra command-line arguments, text the one line must contain)."""
+Each case is (scenario text or None, extra command-line arguments, text the one line must contain). The
+scenario text may be a dict: "scenario" is the scenario's text, every other key a file written next to it
+(text, bytes, "FIFO" or "DIR"), e.g. the deck file it points at."""
 import os
 import sys
 import time
+
+from pathlib import Path
 
 import pytest
 
@@ -15,6 +19,10 @@ from analyzer.cli import entry
 NOIZE = 'game = "noize"\ngames = 100\nseed = 1\nplayers = 4\n'
 BARDS = 'game = "bards"\ngames = 100\nseed = 1\nplayers = 2\n'
 V = NOIZE + '[[variants]]\nname = "a"\n[[variants]]\nname = "b"\n'
+DIST = 'game = "distance"\ngames = 100\nseed = 1\nplayers = 2\n[rules]\ndeck_file = "deck.csv"\n'
+FS = 'game = "fightsong"\ngames = 100\nseed = 1\nplayers = 4\n[rules]\ndeck_file = "deck.toml"\n'
+DIST_DECK = "name,letters,copies\n" + "".join(f"{x},{x},4\n" for x in "ABCDEFG")
+FS_DECK = (Path(__file__).parent.parent / "analyzer/games/fightsong/data/default.toml").read_text()
 RR = 'game = "noize"\ngames = 100\nseed = 1\nplayers = 2\npolicies = [{policy = "threshold"}, {policy = "random"}]\n'
 
 
@@ -33,6 +41,7 @@ CASES = [
     # top-level keys
     (NOIZE + "colour = 1\n", [], "colour = 1: unknown key"),
     (NOIZE.replace('"noize"', '"chess"'), [], 'game = "chess"'),
+    (NOIZE + "a" + ".a" * 10_000 + " = 1\n", [], "line 5 has a dotted key of more than 64 parts"),
     (NOIZE.replace("games = 100", "games = 0"), [], "games = 0"),
     (NOIZE.replace("games = 100", "games = -5"), [], "games = -5"),
     (NOIZE.replace("games = 100", "games = 1.5"), [], "games = 1.5"),
@@ -64,6 +73,29 @@ CASES = [
     (BARDS + '[rules]\ndeck = "huge"\n', [], 'rules.deck = "huge"'),
     (BARDS + '[rules]\ncopies = 2\n', [], "rules.copies = 2"),
     (BARDS.replace("players = 2", "players = 3"), [], "players = 3"),
+    # deck files (rules.deck_file)
+    ({"scenario": DIST, "deck.csv": "FIFO"}, [], 'rules.deck_file = "deck.csv": the deck file'),
+    ({"scenario": FS, "deck.toml": "FIFO"}, [], "deck.toml is a FIFO (named pipe), not a deck file"),
+    (DIST.replace("deck.csv", "/dev/zero"), [], 'rules.deck_file = "/dev/zero": the deck file /dev/zero is a device'),
+    (FS.replace("deck.toml", "/dev/urandom"), [], "the deck file /dev/urandom is a device"),
+    ({"scenario": DIST, "deck.csv": "DIR"}, [], "deck.csv is a folder, not a deck file"),
+    (FS, [], "deck.toml does not exist"),
+    ({"scenario": DIST, "deck.csv": b"x" * 2_000_000}, [], "holds 2,000,000 bytes: a deck file may hold at most"),
+    ({"scenario": FS, "deck.toml": b"x" * 2_000_000}, [], "holds 2,000,000 bytes: a deck file may hold at most"),
+    ({"scenario": DIST, "deck.csv": DIST_DECK + "Ab,A G,²\n"}, [],
+     'rules.deck_file = "deck.csv": deck.csv, card row 8 (Ab): copies "²" must be a whole number from 1 to 100'),
+    ({"scenario": DIST, "deck.csv": DIST_DECK * 5}, [], "deck.csv: 39 card rows: a deck has at most 32 kinds"),
+    ({"scenario": DIST, "deck.csv": DIST_DECK.replace("A,A,4", "A,A,100").replace("B,B,4", "B,B,100")
+      .replace("C,C,4", "C,C,100")}, [], "deck.csv: 316 cards: a deck has at most 256"),
+    ({"scenario": FS, "deck.toml": FS_DECK.replace("= 8", '= "²"', 1)}, [],
+     'rules.deck_file = "deck.toml": deck.toml: game_play."Band/Woodwind" = "²": must be a number of copies'),
+    ({"scenario": FS, "deck.toml": FS_DECK + "[[activity]]\n" * 400}, [], "deck.toml: holds 424 [[...]] tables"),
+    ({"scenario": FS, "deck.toml": FS_DECK.replace('bonus = "', 'bonus = "X', 1)}, [],
+     'deck.toml: activity[0] (id "A01").bonus = "XBand"'),
+    ({"scenario": V.replace("noize", "fightsong") + 'rules.deck_file = "deck.toml"\n', "deck.toml": "[game_play\n"},
+     [], 'variants[1].rules.deck_file = "deck.toml": deck.toml: is not valid TOML'),
+    ({"scenario": DIST, "deck.csv": DIST_DECK}, ["--set", "rules.deck_file=/dev/zero"],
+     '--set: rules.deck_file = "/dev/zero": the deck file /dev/zero is a device'),
     # seats and policies
     (NOIZE + '[all_seats]\npolicy = "smart"\n', [], 'all_seats.policy = "smart"'),
     (NOIZE + '[all_seats]\npolicy = "threshold"\nbluff = 1.5\n', [], "all_seats.bluff = 1.5"),
@@ -78,6 +110,8 @@ CASES = [
     (NOIZE + '[seats.x]\npolicy = "random"\n', [], "seats.x = "),
     (NOIZE + '[seats]\n0 = 5\n', [], "seats.0 = 5"),
     (NOIZE + '[seats.1]\nbluff = 7\n', [], "seats.1.bluff = 7"),
+    (NOIZE + '[seats."²"]\npolicy = "random"\n', [], 'seats.² = {policy = "random"}: seat numbers run from 0 to 3'),
+    (NOIZE + '[seats."٣"]\npolicy = "random"\n', [], "seats.٣ = "),
     (BARDS + '[all_seats]\npolicy = "greedy"\nhope = nan\n', [], "all_seats.hope = nan"),
     (BARDS + '[all_seats]\npolicy = "greedy"\nconclude_at = inf\n', [], "all_seats.conclude_at = inf"),
     (BARDS + '[all_seats]\npolicy = "greedy"\nplay = "clever"\n', [], 'all_seats.play = "clever"'),
@@ -116,6 +150,7 @@ CASES = [
     (sweep('{path = "description", values = ["a", "b"]}'), [], 'sweep.x.path = "description"'),
     (sweep('{path = "rules.colour", values = [1, 2]}'), [], 'sweep.x.path = "rules.colour"'),
     (sweep('{path = "seats.00.bluff", values = [0.1, 0.2]}'), [], 'sweep.x.path = "seats.00.bluff"'),
+    (sweep('{path = "seats.².bluff", values = [0.1, 0.2]}'), [], 'sweep.x.path = "seats.².bluff"'),
     (sweep('{path = "all_seats.bluff", values = [0.1, 0.2]}', 'y = {path = "all_seats.bluff", values = [0.3, 0.4]}\n'),
      [], 'sweep.y.path = "all_seats.bluff": is the path of sweep.x too'),
     (sweep('{path = "all_seats.bluff", values = [0.1, 2.0]}'), [], "sweep point all_seats.bluff=2.0: all_seats.bluff = 2.0"),
@@ -177,6 +212,9 @@ CASES = [
     (NOIZE, ["--set", "all_seats.bluff=nan"], "--set: all_seats.bluff = nan"),
     (NOIZE, ["--set", "rules.shuffle_each_round=yes"], '--set: rules.shuffle_each_round = "yes"'),
     (NOIZE, ["--set", "players=11"], "--set: players = 11"),
+    (V, ["--set", "variants.².name=x"], '--set: variants.² = "²": no item ² in a list of 2'),
+    (V, ["--set", "variants." + "1" * 5000 + ".name=x"], "--set: variants.111"),
+    (V, ["--set", "variants.1.rules.shuffle_each_round=2"], "--set: variants[1].rules.shuffle_each_round = 2"),
     (NOIZE, ["--games", "0"], "--games"),
     (NOIZE, ["--games", "abc"], "--games"),
     (NOIZE, ["--games", "100000000000000"], "--games"),
@@ -197,9 +235,8 @@ CASES = [
 ]
 
 
-def _materialise(tmp_path, text, args):
-    """The command line of a case: its scenario written to a file (or a folder / FIFO), then its args."""
-    path = tmp_path / "scenario.toml"
+def _write(path, text):
+    """A file of text or bytes, or a folder ("DIR"), or a FIFO ("FIFO"), at path; None: nothing."""
     if text == "DIR":
         path.mkdir()
     elif text == "FIFO":
@@ -208,6 +245,18 @@ def _materialise(tmp_path, text, args):
         path.write_bytes(text)
     elif text is not None:
         path.write_text(text)
+
+
+def _materialise(tmp_path, text, args):
+    """The command line of a case: its scenario written to a file (or a folder / FIFO), and the files next
+    to it that it names, then its args."""
+    path = tmp_path / "scenario.toml"
+    if isinstance(text, dict):
+        for name, content in text.items():
+            if name != "scenario":
+                _write(tmp_path / name, content)
+        text = text["scenario"]
+    _write(path, text)
     args = [str(tmp_path / "file.txt") if a == "FILE" else a for a in args]
     (tmp_path / "file.txt").write_text("")
     if args and args[0] == "TRACE":

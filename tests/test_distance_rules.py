@@ -221,9 +221,9 @@ def test_the_turn_cap_ends_a_game_as_a_stall():
 
 
 @pytest.mark.parametrize("text, words", [
-    ("A,A,4\nH,H,4\n", "unknown letter 'H'"),
+    ("A,A,4\nH,H,4\n", 'deck.csv, card row 2 (H): unknown letter "H"'),
     ("A,A,4\nX,,4\n", "a pitch class with no letter"),
-    ("A,A,4\nB,B,x\n", "copies 'x' must be a whole number"),
+    ("A,A,4\nB,B,x\n", 'deck.csv, card row 2 (B): copies "x" must be a whole number'),
     ("A,A B C D E F,4\n", "no card gives the letter(s) G"),
     ("A,A B C D E F G,4\n", "the deck (deck.csv) has only 4"),
 ])

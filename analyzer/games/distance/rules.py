@@ -8,21 +8,23 @@ A..G.
 from __future__ import annotations
 
 import csv
-import io
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import ScenarioError
+from analyzer.errors import ScenarioError, toml_value
 from analyzer.games.base import Param
+from analyzer.textfiles import MAX_DECK_BYTES, TextFileError, printable, read_text, whole_number
 
 LETTERS = "ABCDEFG"
 ALL_LETTERS = 0b1111111
 INTERVALS = ("seconds", "thirds", "fourths", "fifths", "sixths", "sevenths")  # steps 1..6
 INTERVAL_NUMBER = {name: i + 2 for i, name in enumerate(INTERVALS)}  # seconds = 2 ... sevenths = 7
-MAX_KINDS = 32
-MAX_CARDS = 256
+MAX_KINDS = 32  # card rows of a deck file
+MAX_CARDS = 256  # physical cards (the copies of every row)
+MAX_COPIES = 100  # of one kind
+MAX_NAME = 50  # characters of a kind's name
 DEFAULT_DECK = Path(__file__).parent / "data" / "musicards.csv"
 
 SETTINGS = (
@@ -75,7 +77,9 @@ class Deck:
 
 
 def load_deck(value, source):
-    """The Deck named by rules.deck_file ('default' or a path relative to the scenario), or ScenarioError."""
+    """The Deck named by rules.deck_file ('default' or a path relative to the scenario), or ScenarioError
+    naming the scenario (source), the key, the deck file and the row in it. Sizes and counts are checked
+    before a row is parsed: only a regular file of at most MAX_DECK_BYTES, at most MAX_KINDS card rows."""
     key = "rules.deck_file"
     if value == "default":
         path = DEFAULT_DECK
@@ -83,51 +87,65 @@ def load_deck(value, source):
         path = Path(value)
         if not path.is_absolute() and source and Path(source).exists():
             path = Path(source).resolve().parent / path
+    deck_name = printable(path.name)
+
+    def fail(where, message):
+        raise ScenarioError(source, key, value, f"{where}: {message}")
+
     try:
-        text = path.read_bytes().decode("utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError(source, key, value, f"cannot be read as a UTF-8 deck file ({getattr(e, 'strerror', None) or e})") from None
-    rows = [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
-    reader = csv.reader(io.StringIO("\n".join(rows)))
-    header = next(reader, None)
-    if header is None or [h.strip() for h in header] != ["name", "letters", "copies"]:
-        raise ScenarioError(source, key, value, f"{path.name}: the first row must be the header name,letters,copies")
+        text = read_text(path, MAX_DECK_BYTES, "deck file")
+    except TextFileError as e:
+        raise ScenarioError(source, key, value, f"the deck file {printable(path)} {e}") from None
+    rows = [(n, line) for n, line in enumerate(text.split("\n"), start=1)
+            if line.strip() and not line.lstrip().startswith("#")]
+    if len(rows) > MAX_KINDS + 1:
+        fail(deck_name, f"{len(rows) - 1:,} card rows: a deck has at most {MAX_KINDS} kinds of card, one row each "
+                        f"(after the header name,letters,copies)")
+
+    def fields(line, where):
+        try:
+            return next(csv.reader([line]))
+        except csv.Error as e:  # (a quote left open, a field longer than the csv module allows)
+            fail(where, f"cannot be read as CSV ({e})")
+
+    if not rows or [h.strip() for h in fields(rows[0][1], deck_name)] != ["name", "letters", "copies"]:
+        fail(deck_name, "the first row must be the header name,letters,copies")
     names, masks, copies = [], [], []
-    for line, row in enumerate(reader, start=2):
-        where = f"{path.name}, card row {line - 1}"
+    for row_number, (line_number, line) in enumerate(rows[1:], start=1):
+        where = f"{deck_name}, card row {row_number} (line {line_number})"
+        row = fields(line, where)
         if len(row) != 3:
-            raise ScenarioError(source, key, value, f"{where}: needs 3 fields (name,letters,copies), has {len(row)}")
+            fail(where, f"needs 3 fields (name,letters,copies), has {len(row)}")
         name, letters, count = (x.strip() for x in row)
-        if not name or name in names:
-            raise ScenarioError(source, key, value, f"{where}: name {name!r} must be non-empty and appear once")
+        if not name or name in names or len(name) > MAX_NAME or not name.isprintable():
+            fail(where, f"name {toml_value(name)} must be non-empty, printable, at most {MAX_NAME} characters, "
+                        f"and appear once")
+        where = f"{deck_name}, card row {row_number} ({name})"
         if letters == "*":
             mask = ALL_LETTERS
         else:
             mask = 0
             for letter in letters.split():
-                if len(letter) != 1 or letter.upper() not in LETTERS:
-                    raise ScenarioError(source, key, value, f"{where} ({name}): unknown letter {letter!r}; letters "
-                                                            f"are A to G, separated by spaces, or * for a wild")
+                if letter.upper() not in set(LETTERS):
+                    fail(where, f"unknown letter {toml_value(letter)}; letters are A to G, separated by spaces, "
+                                f"or * for a wild")
                 mask |= 1 << LETTERS.index(letter.upper())
             if mask == 0:
-                raise ScenarioError(source, key, value, f"{where} ({name}): a pitch class with no letter; give its "
-                                                        f"letters (e.g. 'F G') or * for a wild")
-        if not count.isdigit() or not 1 <= int(count) <= 100:
-            raise ScenarioError(source, key, value, f"{where} ({name}): copies {count!r} must be a whole number "
-                                                    f"from 1 to 100")
+                fail(where, "a pitch class with no letter; give its letters (e.g. 'F G') or * for a wild")
+        n = whole_number(count, 3)
+        if n is None or not 1 <= n <= MAX_COPIES:
+            fail(where, f"copies {toml_value(count)} must be a whole number from 1 to {MAX_COPIES}")
         names.append(name)
         masks.append(mask)
-        copies.append(int(count))
-    if len(names) > MAX_KINDS or sum(copies) > MAX_CARDS:
-        raise ScenarioError(source, key, value, f"{path.name}: at most {MAX_KINDS} kinds and {MAX_CARDS} cards "
-                                                f"(has {len(names)} and {sum(copies)})")
+        copies.append(n)
+    if sum(copies) > MAX_CARDS:
+        fail(deck_name, f"{sum(copies)} cards: a deck has at most {MAX_CARDS}")
     covered = 0
     for m in masks:
         covered |= m
     if covered != ALL_LETTERS:
         missing = [LETTERS[i] for i in range(7) if not covered >> i & 1]
-        raise ScenarioError(source, key, value, f"{path.name}: no card gives the letter(s) {', '.join(missing)}: "
-                                                f"a game could need them")
+        fail(deck_name, f"no card gives the letter(s) {', '.join(missing)}: a game could need them")
     return Deck(tuple(names), tuple(masks), tuple(copies), str(path))
 
 

@@ -15,15 +15,18 @@ The real card list is not published: the shipped file data/default.toml was gene
 """
 from __future__ import annotations
 
+import os
 import random
-import tomllib
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import ScenarioError, toml_value
+from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.games.base import Param
+from analyzer.textfiles import MAX_DECK_BYTES, TextFileError, printable, read_text
 
 DIVISIONS = ("Band", "Cheer", "Fans")
 SUBDIVISIONS = ("Woodwind", "Brass", "Percussion", "Flyer", "Base", "Spotter", "Students", "Alumni", "Parents")
@@ -44,6 +47,9 @@ DEFAULT_DECK = Path(__file__).parent / "data" / "default.toml"
 DEFAULT_SEED = 20250611
 DEFAULT_COPIES = 8
 DEFAULT_ACTIVITY, DEFAULT_FIGHT_SONG = 18, 6
+MAX_COPIES = 100  # Game Play cards of one kind in a deck file (900 in all: the published game has 96 cards)
+MAX_BOARDS = 200  # Activity cards in a deck file, and Fight Song cards
+MAX_ID = 50  # characters of a card's id
 
 SETTINGS = (
     Param("target", "int", None,
@@ -162,7 +168,11 @@ def resolve_deck_path(deck_file, source):
     scenario file's folder (from the working folder when the scenario is not a file)."""
     if deck_file == "default":
         return DEFAULT_DECK
-    p = Path(deck_file).expanduser()
+    p = Path(deck_file)
+    try:
+        p = p.expanduser()
+    except RuntimeError:  # (~name of no such user: the path as written, which then does not exist)
+        pass
     if not p.is_absolute():
         src = Path(source) if source else None
         if src is not None and src.is_file():
@@ -173,28 +183,37 @@ def resolve_deck_path(deck_file, source):
 
 
 _CACHE: dict = {}
+_BOARD_TABLE = re.compile(r"^[ \t]*\[\[", re.MULTILINE)  # a [[...]] header: one Activity or Fight Song card
 
 
-def load_deck(path) -> Deck:
-    """Read and validate a deck file; every problem is one ScenarioError naming the file, the key,
-    the value and what is allowed."""
+def load_deck(path, name=None) -> Deck:
+    """Read and validate a deck file; every problem is one ScenarioError naming the file (as `name`, by
+    default its path), the key, the value and what is allowed. Sizes and counts are checked before a card
+    is: only a regular file of at most MAX_DECK_BYTES, at most 2 x MAX_BOARDS [[...]] tables. A deck is
+    read once while the file keeps its modification time and size."""
+    from analyzer.scenario import parse_toml  # (analyzer.scenario imports the games)
+
     path = Path(path)
-    src = str(path)
+    src = printable(path if name is None else name)
     try:
-        stat = path.stat()
-        key = (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
-    except OSError as e:
-        raise ScenarioError(src, "(file)", src, f"the deck file cannot be read: {e.strerror}") from None
-    if key in _CACHE:
+        info = os.stat(path)
+        key = (str(path.resolve()), info.st_mtime_ns, info.st_size) if stat.S_ISREG(info.st_mode) else None
+    except (OSError, ValueError, RuntimeError):
+        key = None  # (read_text says why)
+    if key is not None and key in _CACHE:
         return _CACHE[key]
     try:
-        raw = tomllib.loads(path.read_text())
-    except (OSError, UnicodeDecodeError) as e:
-        raise ScenarioError(src, "(file)", src, f"the deck file cannot be read: {e}") from None
-    except tomllib.TOMLDecodeError as e:
-        raise ScenarioError(src, "(syntax)", str(e), "the deck file must be valid TOML") from None
-    deck = parse_deck(raw, src)
-    _CACHE[key] = deck
+        text = read_text(path, MAX_DECK_BYTES, "deck file")
+    except TextFileError as e:
+        raise ScenarioError("", None, None, f"the deck file {printable(path)} {e}") from None
+    tables = len(_BOARD_TABLE.findall(text))
+    if tables > 2 * MAX_BOARDS:
+        raise ScenarioError(src, None, None, f"holds {tables:,} [[...]] tables: a deck has at most {MAX_BOARDS} "
+                                             f"Activity and {MAX_BOARDS} Fight Song cards, one table each")
+    deck = parse_deck(parse_toml(text, src, "deck file"), src)
+    deck.path = str(path)
+    if key is not None:
+        _CACHE[key] = deck
     return deck
 
 
@@ -204,7 +223,7 @@ def parse_deck(raw: dict, src: str) -> Deck:
             raise ScenarioError(src, k, raw[k], "unknown key in a deck file; allowed: game_play, activity, fight_song")
     gp = raw.get("game_play")
     if not isinstance(gp, dict) or not gp:
-        raise ScenarioError(src, "game_play", gp if gp is not None else "(missing)",
+        raise ScenarioError(src, "game_play", MISSING if gp is None else gp,
                             "must be a table of Game Play cards: \"Division/Sub-division\" = copies")
     copies = [0] * N_KINDS
     order = []
@@ -219,8 +238,8 @@ def parse_deck(raw: dict, src: str) -> Deck:
                                 f"inner color is one of its division's: {', '.join(SUBDIVISIONS[3 * outer:3 * outer + 3])})")
         if inner in order:
             raise ScenarioError(src, f"game_play.\"{name}\"", count, "this Game Play card is listed twice")
-        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= 1000:
-            raise ScenarioError(src, f"game_play.\"{name}\"", count, "must be a number of copies from 0 to 1000")
+        if isinstance(count, bool) or not isinstance(count, int) or not 0 <= count <= MAX_COPIES:
+            raise ScenarioError(src, f"game_play.\"{name}\"", count, f"must be a number of copies from 0 to {MAX_COPIES}")
         copies[inner] = count
         order.append(inner)
     gp_kind = [k for k in order for _ in range(copies[k])]
@@ -231,8 +250,10 @@ def parse_deck(raw: dict, src: str) -> Deck:
     for section, label in (("activity", "Activity"), ("fight_song", "Fight Song")):
         cards = raw.get(section)
         if not isinstance(cards, list) or not cards:
-            raise ScenarioError(src, section, cards if cards is not None else "(missing)",
+            raise ScenarioError(src, section, MISSING if cards is None else cards,
                                 f"must be a list of at least one {label} card ([[{section}]] tables with id, corners, bonus)")
+        if len(cards) > MAX_BOARDS:
+            raise ScenarioError(src, section, f"({len(cards):,} cards)", f"a deck has at most {MAX_BOARDS} {label} cards")
         names = []
         for i, card in enumerate(cards):
             where = f"{section}[{i}]"
@@ -242,15 +263,16 @@ def parse_deck(raw: dict, src: str) -> Deck:
                 if k not in ("id", "corners", "bonus"):
                     raise ScenarioError(src, f"{where}.{k}", card[k], "unknown key; allowed: id, corners, bonus")
             cid = card.get("id", f"{'A' if section == 'activity' else 'F'}{i + 1:02d}")
-            if not isinstance(cid, str) or not cid.strip():
-                raise ScenarioError(src, f"{where}.id", cid, "must be a non-empty string")
+            if not isinstance(cid, str) or not cid.strip() or len(cid) > MAX_ID or not cid.isprintable():
+                raise ScenarioError(src, f"{where}.id", cid, f"must be a non-empty, printable string of at most {MAX_ID} "
+                                                             f"characters")
             if cid in ids:
                 raise ScenarioError(src, f"{where}.id", cid, f"ids must differ (already used by {ids[cid]})")
             ids[cid] = where
             where = f"{where} (id {toml_value(cid)})"
             corners = card.get("corners")
             if not isinstance(corners, list) or len(corners) != N_CORNERS:
-                n = len(corners) if isinstance(corners, list) else "(missing)" if corners is None else corners
+                n = len(corners) if isinstance(corners, list) else MISSING if corners is None else corners
                 raise ScenarioError(src, f"{where}.corners", n if not isinstance(corners, list) else corners,
                                     "must list exactly 4 corners: upper-left, upper-right, lower-left, lower-right")
             pairs = []
@@ -261,7 +283,7 @@ def parse_deck(raw: dict, src: str) -> Deck:
                 pairs.append(pair)
             bonus = card.get("bonus")
             if bonus not in DIVISIONS:
-                raise ScenarioError(src, f"{where}.bonus", bonus if bonus is not None else "(missing)",
+                raise ScenarioError(src, f"{where}.bonus", MISSING if bonus is None else bonus,
                                     "the Bonus Corner color (lower-right corner) must be a division: " + ", ".join(DIVISIONS))
             boards.append((pairs, DIVISIONS.index(bonus)))
             names.append(cid)
@@ -315,14 +337,17 @@ def resolve_rules(rules, n_players, source):
                             f"must be at least {p - 1}: with {n_players} players each plays {p} cards a hand, so a hand "
                             f"of fewer cards must be refilled")
     path = resolve_deck_path(rules["deck_file"], source)
-    deck = load_deck(path)
+    try:
+        deck = load_deck(path, path.name)
+    except ScenarioError as e:  # said of the scenario's key, then of the deck file and the card in it
+        raise ScenarioError(source, "rules.deck_file", rules["deck_file"], str(e)) from None
     if rules["deck_file"] != "default":
         rules["deck_file"] = str(path)
     hmax = max_hand(rules)
     need = n_players * (hmax + FS_DEAL)
     if deck.n_gp < need:
         key = "hand_size" if rules["hand_size"] >= rules["refill_at"] + rules["refill_cards"] else "refill_cards"
-        deck_name = "the default deck" if rules["deck_file"] == "default" else f"the deck {path}"
+        deck_name = "the default deck" if rules["deck_file"] == "default" else f"the deck {printable(path)}"
         raise ScenarioError(source, f"rules.{key}", rules[key],
                             f"too few Game Play cards: {n_players} players with hands of up to {hmax} cards, plus "
                             f"{FS_DEAL} each in a Fight Song round, need {n_players} x ({hmax} + {FS_DEAL}) = {need}; "
