@@ -229,7 +229,8 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
         raw = sc.raw
         source = str(Path(sc.source).resolve()) if Path(sc.source).exists() else sc.source
         # the first task on each worker loads (or compiles) the kernels: measure the start-up
-        warm = [client.submit(play_task, raw, source, key, 0, 1, None, threads, pure=False, workers=[w])
+        warm = [client.submit(play_task, raw, source, key, 0, 1, None, threads, pure=False, workers=[w],
+                              allow_other_workers=True)  # (a worker that died starting up: another takes it)
                 for w in client.scheduler_info()["workers"]]
         while interrupts.signal is None and not all(f.done() for f in warm):
             try:  # (a compile on the workers can take a minute: Ctrl-C is honoured meanwhile)

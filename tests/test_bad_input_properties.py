@@ -18,7 +18,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from analyzer.cli import entry
@@ -28,7 +28,9 @@ SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
 DECKS = {"distance": (ROOT / "analyzer/games/distance/data/musicards.csv", "deck.csv"),
          "fightsong": (ROOT / "analyzer/games/fightsong/data/default.toml", "deck.toml")}
 EXAMPLES = int(os.environ.get("ANALYZER_FUZZ_EXAMPLES", "40"))
+# no shrinking: a case takes up to seconds, and the failing case is printed as it was generated
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, derandomize="ANALYZER_FUZZ_EXAMPLES" not in os.environ,
+                phases=[Phase.explicit, Phase.reuse, Phase.generate],
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 SECONDS = 30  # the most a refusal (or a tiny run) may take
 

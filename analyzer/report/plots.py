@@ -29,7 +29,9 @@ def bars_with_ci(path, labels, values, los, his, title, ylabel, reference=None, 
     k = 100 if percent else 1
     for i, (name, v, lo, hi) in enumerate(groups):
         v, lo, hi = (np.asarray(a, dtype=float) * k for a in (v, lo, hi))
-        ax.bar(x + (i - (len(groups) - 1) / 2) * width, v, width, yerr=[v - lo, hi - v], capsize=3,
+        # (clipped at 0: an interval of zero width, at a share of 100%, can end a rounding error inside its value)
+        errors = [np.maximum(v - lo, 0), np.maximum(hi - v, 0)]
+        ax.bar(x + (i - (len(groups) - 1) / 2) * width, v, width, yerr=errors, capsize=3,
                label=name or None, color=COLORS[i % len(COLORS)])
     if reference is not None:
         ax.axhline(reference * k, color="black", linestyle="--", linewidth=1, label=ref_label)
