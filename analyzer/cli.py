@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from analyzer.errors import ScenarioError
+from analyzer.textfiles import printable
 from analyzer.interrupts import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NOTHING, EXIT_PARTIAL, Interrupts, Quit,
                                  signal_name)
 
@@ -198,7 +199,7 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
     report is written all the same; a third signal quits without it (see analyzer.interrupts)."""
     from analyzer import report, runner
 
-    click.echo(f"{sc.name}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
+    click.echo(f"{printable(sc.name)}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
                err=True)
     result = None
     try:
@@ -307,7 +308,7 @@ def _warn_seats_dropped(source, raw):
     dropped += [f"variants[{i}].{key}" for i, v in enumerate(raw.get("variants", [])) for key in LADDER_SEATS
                 if key in v]
     if dropped:
-        click.echo(f"Warning: {source}: {', '.join(dropped)}: not used: the ladder seats its rungs and its field "
+        click.echo(f"Warning: {printable(source)}: {printable(', '.join(dropped))}: not used: the ladder seats its rungs and its field "
                    f"itself (see [ladder] in the README)", err=True)
 
 
@@ -484,7 +485,7 @@ def entry():
             hint = ""
             if isinstance(e, click.UsageError) and e.ctx is not None:
                 hint = f" (see: {e.ctx.command_path} --help)"
-            click.echo(f"Error: {e.format_message()}{hint}", err=True)
+            click.echo(f"Error: {printable(e.format_message())}{hint}", err=True)
             code = e.exit_code
         except (click.exceptions.Abort, KeyboardInterrupt, Quit):
             code = _stopped(interrupts)

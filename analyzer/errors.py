@@ -1,6 +1,11 @@
 """The one error type a designer sees: it names the file, the key, the bad value and what is allowed."""
 import json
 import math
+import re
+
+from analyzer.textfiles import printable
+
+BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 class ScenarioError(ValueError):
@@ -8,7 +13,7 @@ class ScenarioError(ValueError):
         self.source, self.key, self.value, self.allowed = source, key, value, allowed
         where = f"{source}: " if source else ""
         what = "" if key is None else f"{key} = {toml_value(value)}: "  # key None: the file as a whole
-        super().__init__(f"{where}{what}{allowed}")
+        super().__init__(printable(f"{where}{what}{allowed}"))  # one line, whatever the file holds
 
     def renamed(self, key=None, source=None):
         """The same error, said of another key or source (e.g. the variant it came from)."""
@@ -38,7 +43,12 @@ def toml_value(value, limit=80):
     elif isinstance(value, (list, tuple)):
         text = "[" + ", ".join(toml_value(v, limit) for v in value) + "]"
     elif isinstance(value, dict):
-        text = "{" + ", ".join(f"{k} = {toml_value(v, limit)}" for k, v in value.items()) + "}"
+        text = "{" + ", ".join(f"{toml_key(k)} = {toml_value(v, limit)}" for k, v in value.items()) + "}"
     else:
         text = str(value)
     return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def toml_key(key):
+    """A key as TOML writes it: bare when it can be, else quoted."""
+    return key if BARE_KEY.fullmatch(str(key)) else json.dumps(str(key), ensure_ascii=False)

@@ -16,6 +16,7 @@ import sys
 
 from analyzer.errors import MISSING, toml_value
 from analyzer.scenario import get_path
+from analyzer.textfiles import printable
 
 # what a stopped run that is not a [[variants]] comparison looks at instead of stop.metric (stopping.key_intervals)
 _STOPS_ON = {"single": "every seat's (team's) win share", "sweep": "the sweep's metric at every point",
@@ -68,7 +69,7 @@ def _line(sc, user_key, value, why):
         if dotted == key or dotted.startswith(key + "."):
             source = f"{source}, {origin}"
             break
-    return f"Warning: {source}: {user_key} = {toml_value(value)}: has no effect: {why}"
+    return printable(f"Warning: {source}: {user_key} = {toml_value(value)}: has no effect: {why}")
 
 
 def _dotted(key):
