@@ -157,12 +157,14 @@ def _check_parallel(threads, workers, scheduler):
         except RuntimeError as e:
             raise BadInput(str(e)) from None
     if scheduler is not None:
-        from analyzer.distributed import scheduler_address
+        from analyzer.distributed import scheduler_address, unreachable
 
         try:
-            scheduler_address(scheduler)
+            why = unreachable(scheduler_address(scheduler))
         except ValueError as e:
-            raise click.BadParameter(str(e), param_hint="--scheduler") from None
+            why = str(e)
+        if why:
+            raise click.BadParameter(why, param_hint="--scheduler")
 
 
 def _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler):

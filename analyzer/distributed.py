@@ -157,9 +157,10 @@ def scheduler_address(text):
     return address
 
 
-def _answers(address):
-    """None if something listens at a tcp:// address within CONNECT_SECONDS, else why not (other schemes:
-    None, Dask will say). Checked before Dask's own Client, which leaves a traceback behind when it fails."""
+def unreachable(address):
+    """None if something listens at a tcp:// address within CONNECT_SECONDS (other schemes: None, Dask will
+    say), else a sentence saying what is wrong. Checked before any game is played, and before Dask's own
+    Client, which leaves a traceback behind when it fails."""
     import socket
 
     from distributed.comm.addressing import parse_address, parse_host_port
@@ -171,9 +172,9 @@ def _answers(address):
     try:
         socket.create_connection((host, port), timeout=CONNECT_SECONDS).close()
     except socket.timeout:
-        return f"waited {CONNECT_SECONDS} s"
+        return f"no Dask scheduler answers at {address} (waited {CONNECT_SECONDS} s)"
     except OSError as e:
-        return e.strerror or type(e).__name__
+        return f"no Dask scheduler answers at {address} ({e.strerror or type(e).__name__})"
     return None
 
 
@@ -184,13 +185,13 @@ def connect(scheduler, workers):
 
     if scheduler:
         address = scheduler_address(scheduler)
-        why = _answers(address)
+        why = unreachable(address)
         if why is None:
             try:
                 return Client(address, timeout=f"{CONNECT_SECONDS}s"), None
             except Exception as e:  # noqa: BLE001  (whatever answered there, it is not a scheduler we can use)
-                why = f"{type(e).__name__}: {str(e)[:100]}"
-        raise ConnectionError(f"no Dask scheduler answers at {address} ({why})")
+                why = f"no Dask scheduler answers at {address} ({type(e).__name__}: {str(e)[:100]})"
+        raise ConnectionError(why)
     # The worker processes are forked from a fork server that ignores Ctrl-C (see _run), so they ignore
     # it too: the terminal sends it to the whole process group, and this process stops them itself (their
     # tracebacks filled pages). One thread per worker process: the workers are the parallelism (numba

@@ -23,6 +23,7 @@ DIST = 'game = "distance"\ngames = 100\nseed = 1\nplayers = 2\n[rules]\ndeck_fil
 FS = 'game = "fightsong"\ngames = 100\nseed = 1\nplayers = 4\n[rules]\ndeck_file = "deck.toml"\n'
 DIST_DECK = "name,letters,copies\n" + "".join(f"{x},{x},4\n" for x in "ABCDEFG")
 FS_DECK = (Path(__file__).parent.parent / "analyzer/games/fightsong/data/default.toml").read_text()
+DIST_RANDOM = 'game = "distance"\ngames = 100\nseed = 1\nplayers = 2\n[rules]\ninterval = "random"\nrandom_intervals = [2, 3]\n'
 RR = 'game = "noize"\ngames = 100\nseed = 1\nplayers = 2\npolicies = [{policy = "threshold"}, {policy = "random"}]\n'
 
 
@@ -232,6 +233,29 @@ CASES = [
     (BARDS, ["TRACE_NOIZE"], 'game = "bards": the scenario is for another game'),
     (None, ["games", "chess"], "NAME"),
     (None, ["frobnicate"], "frobnicate"),
+    # round 2 (issue 26): what once hung, crashed or ran silently
+    (sweep('{path = "all_seats.bluff", range = [-1e308, 1e308, 1e-300]}'), [], "gives more than 1e308 points"),
+    ("game = " + "[" * 10_000 + "]" * 10_000 + "\n", [], "nests lists or tables more than 16 levels deep"),
+    ("game = " + "{a = " * 3_000 + "1" + "}" * 3_000 + "\n", [], "nests lists or tables more than 16 levels deep"),
+    (DIST_RANDOM.replace("[2, 3]", "[[2, 3]]"), [], "rules.random_intervals = [[2, 3]]: must be a non-empty list"),
+    (DIST_RANDOM.replace("[2, 3]", "[{a = 2}]"), [], "rules.random_intervals = [{a = 2}]: must be a non-empty list"),
+    (DIST_RANDOM, ["--set", "rules.random_intervals.0.x=3"],
+     "--set: rules.random_intervals.0 = 2: is a single value: x cannot be set inside it"),
+    (NOIZE.replace("games = 100", "games = -5"), ["--games", "300"], "scenario.toml: games = -5: must be an integer"),
+    (NOIZE, ["--games", "100000000000000"], "100,000,000,000,000 is not allowed: give a whole number from 1 to 10,000,000,000"),
+    (NOIZE, ["--out", ""], "--out: '': give a folder name"),
+    (NOIZE, ["--out", "  "], "--out: '  ': give a folder name"),
+    (NOIZE, ["--scheduler", "not an address"], "--scheduler: 'not an address' is not a scheduler address"),
+    (NOIZE, ["--scheduler", "127.0.0.1:1"], "--scheduler: no Dask scheduler answers at tcp://127.0.0.1:1"),
+    # ladder and trace read a scenario exactly as run does
+    (NOIZE + "colour = 1\n", ["LADDER"], "colour = 1: unknown key"),
+    (NOIZE + "[rulez]\nshuffle_each_round = true\n", ["LADDER"], "rulez = {shuffle_each_round = true}: unknown key"),
+    (NOIZE + "variants = 5\n", ["LADDER"], "variants = 5: must be a list"),
+    (V + "all_seats.bluff = 9\n", ["LADDER"], "variants[1].all_seats.bluff = 9"),
+    (sweep('{path = "players", values = [2, 3]}'), ["LADDER"], "sweep = {x = {path = \"players\", values = [2, 3]}}: "
+                                                               "a ladder combines with [[variants]] only"),
+    (NOIZE + "colour = 1\n", ["TRACE"], "colour = 1: unknown key"),
+    (NOIZE + "[seats.9]\npolicy = \"random\"\n", ["TRACE"], "seats.9"),
 ]
 
 
@@ -263,6 +287,8 @@ def _materialise(tmp_path, text, args):
         return ["trace", "noize", "--scenario", str(path), *args[1:]]
     if args and args[0] == "TRACE_NOIZE":
         return ["trace", "noize", "--scenario", str(path)]
+    if args and args[0] == "LADDER":
+        return ["ladder", "noize", "--scenario", str(path), "-q", "--out", str(tmp_path / "rep"), *args[1:]]
     if text is None:
         return args
     return ["run", str(path), "-q", "--out", str(tmp_path / "rep"), *args]

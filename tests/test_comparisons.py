@@ -356,9 +356,18 @@ def test_the_ladder_command_writes_a_skill_report(tmp_path):
     from analyzer.cli import main
 
     out = tmp_path / "lad"
-    result = CliRunner().invoke(main, ["ladder", "noize", "--games", "2000", "-q", "--out", str(out), "--players", "3"])
+    # a scenario's rules and variants are played; its seats, which the ladder replaces, get a warning
+    f = tmp_path / "s.toml"
+    f.write_text('game = "noize"\ngames = 100_000\nseed = 2\nplayers = 4\n[all_seats]\npolicy = "threshold"\n'
+                 '[[variants]]\nname = "rulebook"\n[[variants]]\nname = "shuffle"\nrules.shuffle_each_round = true\n'
+                 'all_seats.bluff = 0.2\n')
+    result = CliRunner().invoke(main, ["ladder", "noize", "--scenario", str(f), "--games", "600", "-q", "--out", str(out),
+                                       "--players", "3"])
     assert result.exit_code == 0, result.output
-    assert "How much skill matters" in (out / "report.md").read_text()
+    assert (f"Warning: {f}: all_seats, variants[1].all_seats: not used: the ladder seats its rungs and its field "
+            f"itself") in result.output
+    report = (out / "report.md").read_text()
+    assert "How much skill matters" in report and "shuffle" in report
 
 
 def test_identical_policies_with_different_partners_are_not_called_chance(tmp_path):

@@ -170,3 +170,30 @@ def test_a_real_process_stopped_by_a_signal_writes_a_consistent_partial_report(t
     assert "Traceback" not in stderr
     check_consistent(out)
     assert honoured < 10, "the signal is honoured within a chunk (report writing included)"
+
+
+def test_a_report_folder_holding_the_users_files_is_refused_and_kept(tmp_path):
+    # a report folder the user also keeps a scenario and a deck in: the analyzer may replace only what it wrote
+    r, out = run_cli(tmp_path, "--games", "300")
+    assert r.exit_code == 0, r.output
+    listed = json.loads((out / "manifest.json").read_text())["files"]
+    assert set(listed) == {p.name for p in out.iterdir()}
+    (out / "my.toml").write_text("mine")
+    (out / "deck.csv").write_text("mine too")
+    f = tmp_path / "s.toml"
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "-q", "--games", "300"])
+    assert r.exit_code == 2 and "holds files that no analyzer report wrote (deck.csv, my.toml)" in r.output
+    assert (out / "my.toml").read_text() == "mine" and (out / "deck.csv").read_text() == "mine too"
+    (out / "my.toml").unlink()
+    (out / "deck.csv").unlink()
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "-q", "--games", "400"])
+    assert r.exit_code == 0 and json.loads((out / "manifest.json").read_text())["games_played"] == 400
+
+
+def test_a_scenario_saved_on_windows_runs(tmp_path):
+    f = tmp_path / "s.toml"
+    f.write_bytes(b"\xef\xbb\xbf" + VARIANTS.replace("\n", "\r\n").encode())  # UTF-8 byte-order mark, CRLF
+    out = tmp_path / "rep"
+    r = CliRunner().invoke(main, ["run", str(f), "--out", str(out), "-q", "--games", "300"])
+    assert r.exit_code == 0, r.output
+    assert json.loads((out / "manifest.json").read_text())["scenario"]["name"] == "interrupt me"
