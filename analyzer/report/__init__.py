@@ -159,10 +159,14 @@ def write_report(result, out_dir, command=None):
     title = f"{result.scenario.name}: balance report"
     (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
     (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
-    write_csv(out / "summary.csv", ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline",
-                                     "diff_low", "diff_high", "games", "partial"],
-              (row + [result.games, result.partial] for row in rows))
+    write_summary(result, rows, out / "summary.csv")
     # last: the files of the folder, so that a later run may replace them and nothing else
     man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
     (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
     return out
+
+
+def write_summary(result, rows, path):
+    """summary.csv: every metric of every group with its interval (rows: build_blocks' second part)."""
+    write_csv(path, ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
+                     "diff_high", "games", "partial"], (row + [result.games, result.partial] for row in rows))

@@ -35,7 +35,7 @@ def quantiles(counts):
     return [int(np.searchsorted(cum, q * total)) for q in QUANTILES]
 
 
-def _summary_rows(result):
+def summary_rows(result):
     """summary.csv rows: every standard metric for every group, with the paired difference from the
     group's reference (the baseline, or e.g. the same ladder rung in the baseline variant)."""
     rows = []
@@ -65,7 +65,7 @@ def build_blocks(result, out, manifest):
         blocks += comparison_sections(result, out)
     blocks += _parquet_section(result, out)
     blocks += _manifest_section(manifest)
-    return blocks, _summary_rows(result)
+    return blocks, summary_rows(result)
 
 
 def docs_link(game, out):

@@ -1,0 +1,52 @@
+"""Every shipped scenario gives the same summary.csv as when the digests were stored, byte for byte: a
+change of how the games are played, folded or summed up that moves any result fails here.
+
+The digests (tests/golden/summary_digests.json) were taken at a small number of deals per scenario. After a
+change meant to alter results (a rule fixed, a policy changed), regenerate them with
+ANALYZER_UPDATE_DIGESTS=1 pytest tests/test_summary_digests.py, and say in the commit which moved and why."""
+import hashlib
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from analyzer.report import write_summary
+from analyzer.report.sections import summary_rows
+from analyzer.runner import run
+from analyzer.scenario import load
+
+ROOT = Path(__file__).parent.parent
+SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
+DIGESTS = Path(__file__).parent / "golden" / "summary_digests.json"
+DEALS = 600
+# a [stop] table looks first at min_games: small runs look at DEALS / 2 and stop there or at DEALS
+STOP = [("stop.min_games", DEALS // 2, "test"), ("stop.max_games", DEALS, "test")]
+
+
+def digest(path, tmp_path):
+    sc = load(path, [("games", DEALS, "test")] + (STOP if "stop" in load(path).raw else []))
+    result = run(sc, progress=False, threads=1)
+    out = tmp_path / "summary.csv"
+    write_summary(result, summary_rows(result), out)
+    return hashlib.sha256(out.read_bytes()).hexdigest()
+
+
+@pytest.fixture(scope="module")
+def stored():
+    return json.loads(DIGESTS.read_text()) if DIGESTS.exists() else {}
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_every_shipped_scenario_sums_up_as_before(path, tmp_path, stored):
+    got = digest(path, tmp_path)
+    if os.environ.get("ANALYZER_UPDATE_DIGESTS"):
+        stored[path.stem] = got
+        DIGESTS.write_text(json.dumps(dict(sorted(stored.items())), indent=1) + "\n")
+        return
+    assert path.stem in stored, f"no stored digest for {path.name}: run with ANALYZER_UPDATE_DIGESTS=1"
+    assert got == stored[path.stem], f"{path.name}: summary.csv changed"
+
+
+def test_every_stored_digest_has_its_scenario(stored):
+    assert set(stored) == {p.stem for p in SCENARIOS}
