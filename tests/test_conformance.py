@@ -11,7 +11,10 @@ Each check is parametrised over `game_names()`, so a new game is checked the mom
 - every scenario shipped for the game validates, and there is at least one;
 - every trace line is JSON, and every event type a trace emits is documented in the game's docs page,
   as are every rule setting and policy;
-- `analyzer trace GAME` works with text and jsonl output.
+- `analyzer trace GAME` works with text and jsonl output;
+- the game's referee (tests/referees.py: an independent replay from the trace and the rulebook) accepts
+  random games with every policy at every player count, and refuses a stub kernel's games (a traced game
+  whose second half is another game's): a kernel that does not play by the rules cannot pass.
 """
 import json
 import re
@@ -27,6 +30,7 @@ from analyzer.cli import main
 from analyzer.games import game_names, get_game
 from analyzer.runner import run
 from analyzer.scenario import from_dict, load
+from referees import REFEREES
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = game_names()
@@ -203,3 +207,38 @@ def test_cli_trace_text_and_jsonl(name):
     t = runner.invoke(main, ["trace", name, "--game-index", "3"])
     assert t.exit_code == 0, t.output
     assert t.output.startswith(game.title) and len(t.output.splitlines()) >= len(lines) - 1
+
+
+def referee_of(name):
+    assert name in REFEREES, f"{name} has no referee in tests/referees.py: a game's rules are checked by one"
+    return REFEREES[name]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_referee_accepts_random_games_at_every_player_count(name):
+    game, referee = get_game(name), referee_of(name)
+    for players in player_counts(game):
+        arm = from_dict(mixed_raw(game, players)).arms[0]
+        enc = arm.encoded(game)
+        for index in range(12):
+            events, row = game.play_traced(enc, SEED, index)
+            referee(events, row, arm)
+
+
+def spliced(game, enc, index):
+    """A stub kernel's game: the first half of game `index`'s events, then the second half of the next game's,
+    with that game's result row: what a kernel that does not play by the rules could trace."""
+    first, _ = game.play_traced(enc, SEED, index)
+    second, row = game.play_traced(enc, SEED, index + 1000)
+    return first[:len(first) // 2] + second[len(second) // 2:], row
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_referee_refuses_a_stub_kernels_games(name):
+    game, referee = get_game(name), referee_of(name)
+    arm = from_dict(mixed_raw(game, largest(game))).arms[0]
+    enc = arm.encoded(game)
+    for index in range(8):
+        events, row = spliced(game, enc, index)
+        with pytest.raises(Exception):  # (an AssertionError, or the referee failing to follow a broken game)
+            referee(events, row, arm)
