@@ -11,7 +11,8 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import metrics as M, stopping
+from analyzer import metrics as M
+from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
@@ -81,6 +82,7 @@ def parquet_section(result, out):
 
 
 def intro(result, out):
+    """The report's opening: what was played, a partial or stopped run, the rules and the seats."""
     sc = result.scenario
     game = sc.game
     b = []
@@ -419,6 +421,7 @@ def _policy_shares(result, g, ms):
 
 
 def manifest_section(man):
+    """How to reproduce the report: the manifest's main lines and the command."""
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
             ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
