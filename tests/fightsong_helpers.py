@@ -49,9 +49,7 @@ class Table:
                 for i, m in enumerate(moves):
                     par[s, i] = move(m)
             enc[-2], enc[-1] = pol, par
-        out = Encoded(enc)
-        out.deck = self.deck
-        return out
+        return Encoded(enc, self.deck)
 
     def gp_order(self, top_kinds):
         """Card ids: the first unused copy of each named kind, in order, then every other card by id."""

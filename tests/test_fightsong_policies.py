@@ -72,9 +72,7 @@ def first_plays(tmp_path, act, hands, seats, players=4, copies=8, scripts=None):
         enc[-1] = par
     from analyzer.games.fightsong.trace import Encoded, play_traced
 
-    e = Encoded(enc)
-    e.deck = t.deck
-    events, _ = play_traced(e, 1, 0, stacked=(t.gp_order(interleave(hands)), [0], [0]))
+    events, _ = play_traced(Encoded(enc, t.deck), 1, 0, stacked=(t.gp_order(interleave(hands)), [0], [0]))
     return of_type(events, "play")
 
 
