@@ -39,7 +39,7 @@ def test_the_lookahead_kernel_plays_other_policies_exactly_as_the_default_kernel
 def test_only_a_lookahead_seat_selects_the_lookahead_kernel():
     def pol(seats):
         return from_dict({"game": "fightsong", "games": 10, "seed": 1, "players": 3, "all_seats": {"policy": "greedy"},
-                          "seats": seats}).arms[0].encoded(GAME)[12]
+                          "seats": seats}).arms[0].encoded(GAME).tables.pol
     assert not LA.uses_lookahead(pol({"0": {"policy": "random"}}))
     assert LA.uses_lookahead(pol({"2": {"policy": "lookahead"}}))
 
@@ -151,7 +151,7 @@ def test_reading_greedy_players_never_rules_out_a_card_they_hold():
         (st, rg, hand, rng), look, enc = _memory_after_a_game(4, 11, game, ["greedy"] * 4,
                                                               {"max_hands": 10, "target": 1000})
         known_by, ruled_out, reads = look.known_by, look.ruled_out, look.reads
-        gp_kind = E.Config(*enc).gp_kind
+        gp_kind = enc.tables.gp_kind
         assert (reads == 0b1111).all()
         for s in range(4):
             for o in range(4):
@@ -180,7 +180,7 @@ def test_a_redeal_keeps_what_the_seat_knows_and_moves_only_cards_it_does_not():
     (st, rg, hand, rng), look, enc = _memory_after_a_game(4, 12, 0, ["lookahead", "greedy", "lookahead", "greedy"],
                                                           {"max_hands": 10, "target": 1000})
     known_by, ruled_out = look.known_by, look.ruled_out
-    gp_kind = E.Config(*enc).gp_kind
+    gp_kind = enc.tables.gp_kind
     n_gp, n_act = st[S_SIZE + STK_GP], st[S_SIZE + STK_ACT]
     sst, srg, shand = (np.zeros_like(a) for a in (st, rg, hand))
     pool = np.zeros(len(rg), dtype=np.int64)

@@ -32,7 +32,7 @@ class Kind:
 
     def decode(self, slots, items, ctx, ev, raw):
         """The JSON value from the field's slots and list items; ev: the fields decoded before it, raw: every
-        field's first slot (by name)."""
+        field's slot (a tuple of them for a field of several), by name."""
         return self.value(int(slots[0]), ctx)
 
     def value(self, x, ctx):
@@ -174,7 +174,7 @@ class FlaggedSeats(Kind):
 
 class Derived(Kind):
     """A value computed from the other fields (no slot): fn(ev, raw, ctx), ev the decoded fields before it, raw
-    every field's first slot; checked as `kind`."""
+    every field's slot(s); checked as `kind`."""
 
     slots = 0
 
@@ -240,7 +240,7 @@ class Events:
             parts.append((name, kind, slots, row[at:at + n]))
             at += n
             if kind.slots:
-                raw[name] = int(slots[0])
+                raw[name] = int(slots[0]) if kind.slots == 1 else tuple(int(x) for x in slots)
         out = {"type": ev.type}
         for name, kind, slots, items in parts:
             out[name] = kind.decode(slots, items, ctx, out, raw)

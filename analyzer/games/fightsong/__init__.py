@@ -96,19 +96,19 @@ def encode(rules, seats):
         par[i, P.PB_SAMPLES] = float(s.params.get("samples", 0))
         par[i, P.PB_HORIZON] = float(s.params.get("horizon", 0))
         par[i, P.PB_READ] = 1.0 if s.params.get("read_plays", False) else 0.0
-    return T.Encoded(E.Config(
-        rules=arr, order_gp=np.arange(deck.n_gp, dtype=np.int64), order_act=np.arange(deck.n_act, dtype=np.int64),
-        order_fs=np.arange(deck.n_fs, dtype=np.int64), gp_kind=deck.gp_kind.copy(), how=how.astype(np.int64),
-        score=score, vers=vers, cval=cval, gtab=_greedy_table(score, vers, cval), lf=P.log_factorials(deck.n_gp),
-        deck_k=copies, pol=pol, par=par), deck)
+    tables = E.Tables(gp_kind=deck.gp_kind.copy(), how=how.astype(np.int64), score=score, vers=vers, cval=cval,
+                      gtab=_greedy_table(score, vers, cval), lf=P.log_factorials(deck.n_gp), deck_k=copies, pol=pol,
+                      par=par)
+    return T.Encoded(E.Config(rules=arr, order_gp=np.arange(deck.n_gp, dtype=np.int64),
+                              order_act=np.arange(deck.n_act, dtype=np.int64),
+                              order_fs=np.arange(deck.n_fs, dtype=np.int64), tables=tables), deck)
 
 
-def batch(seed, first_game, *encoded_and_out):
-    """The batch (encoded: the Config's arrays, then out); with a lookahead seat, the lookahead kernel (compiled
-    on first use; the default kernel never compiles it)."""
-    *encoded, out = encoded_and_out
-    cfg = E.Config(*encoded)
-    kernel = LA.batch_look if LA.uses_lookahead(cfg.pol) else E.batch
+def batch(seed, first_game, rules, order_gp, order_act, order_fs, tables, out):
+    """The batch (Game.run_batch passes the Config's fields); with a lookahead seat, the lookahead kernel
+    (compiled on first use; the default kernel never compiles it)."""
+    cfg = E.Config(rules, order_gp, order_act, order_fs, tables)
+    kernel = LA.batch_look if LA.uses_lookahead(tables.pol) else E.batch
     kernel(seed, first_game, cfg, out)
 
 

@@ -48,11 +48,13 @@ DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
 
 # The run's configuration, what every game of a run reads (encode builds it; lookahead.py gives its playouts one
 # with their own policies): the rules array, the three stacks' orders before the shuffle (Game Play card ids,
-# Activity and Fight Song card numbers), each Game Play card's kind, the how / score tables (board x corner x
-# kind), each kind's versatility and each corner's value (vers, cval), greedy's table (gtab), log factorials (lf),
-# the copies of each kind (deck_k), the seats' policies and parameters.
-Config = namedtuple("Config", ("rules", "order_gp", "order_act", "order_fs", "gp_kind", "how", "score", "vers",
-                               "cval", "gtab", "lf", "deck_k", "pol", "par"))
+# Activity and Fight Song card numbers) and the tables the plays read: each Game Play card's kind, the how / score
+# tables (board x corner x kind), each kind's versatility and each corner's value (vers, cval), greedy's table
+# (gtab), log factorials (lf), the copies of each kind (deck_k), the seats' policies and parameters. play_board and
+# fight_song_round take the Tables alone: a call passes every array of a tuple, word by word (the whole Config
+# cost 2% of a greedy game).
+Tables = namedtuple("Tables", ("gp_kind", "how", "score", "vers", "cval", "gtab", "lf", "deck_k", "pol", "par"))
+Config = namedtuple("Config", ("rules", "order_gp", "order_act", "order_fs", "tables"))
 # a lookahead playout's resume array (lookahead.py): what is still to be resumed (RESUME_HAND: the regular hand it
 # starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played, the number of
 # hands after which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's
@@ -177,14 +179,14 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 
 @njit(cache=True)
-def play_board(st, hand, cfg, rng, tr, on, board, layer, nplays, look=None):
-    """Play the board (cfg: the run's Config): play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
+def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
+    """Play the board (tab: the run's Tables): play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
     look: the lookahead's scratch (lookahead.py), which then decides for its seats and remembers what they see. The
     default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
     passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
-    gp_kind, score, pol = cfg.gp_kind, cfg.score, cfg.pol
+    gp_kind, score, pol = tab.gp_kind, tab.score, tab.pol
     for c in range(N_CORNERS):
         st[O_TCARD + c] = -1
         st[O_TSEAT + c] = -1
@@ -199,18 +201,18 @@ def play_board(st, hand, cfg, rng, tr, on, board, layer, nplays, look=None):
         seat = st[O_SEQ + j]
         # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
         if look is None or pol[seat] != P_LOOKAHEAD:
-            kind, corner = decide(st, hand, gp_kind, score, cfg.vers, cfg.cval, cfg.gtab, cfg.lf, cfg.deck_k, pol,
-                                  cfg.par, rng, board, layer, seat, j, nplays)
+            kind, corner = decide(st, hand, gp_kind, score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k, pol,
+                                  tab.par, rng, board, layer, seat, j, nplays)
         else:
-            kind, corner = _lookahead.choose(st, hand, cfg, rng, board, layer, seat, j, nplays, look)
+            kind, corner = _lookahead.choose(st, hand, tab, rng, board, layer, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         if look is not None:  # the lookahead's memory: every player sees the card played
-            _lookahead.observe_play(look, st, hand, gp_kind, score, cfg.vers, cfg.cval, board, layer, seat, card,
+            _lookahead.observe_play(look, st, hand, gp_kind, score, tab.vers, tab.cval, board, layer, seat, card,
                                     corner)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
         st[S_FREE] &= ~(1 << corner)
-        h = cfg.how[board, corner, kind]
+        h = tab.how[board, corner, kind]
         pts = score[board, corner, kind]
         st[O_PL + j] = card
         st[O_PLC + j] = corner
@@ -221,7 +223,7 @@ def play_board(st, hand, cfg, rng, tr, on, board, layer, nplays, look=None):
 
 
 @njit(cache=True)
-def fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act, kind, init_mask, part_mask, look=None, resume=None):
+def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, part_mask, look=None, resume=None):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
@@ -259,7 +261,7 @@ def fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act, kind, init_mask, par
         first_hand = resume[RS_FS_HAND]  # (its cards are dealt)
     else:
         first_hand = np.int64(1)
-        deal(st, rg, hand, cfg.gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
+        deal(st, rg, hand, tab.gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
     outcome = FSO_NO_POINT
     winner = -1
     hands = 0
@@ -269,7 +271,7 @@ def fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act, kind, init_mask, par
             resume[RS_PENDING] = 0
         else:
             if k > 1:
-                deal(st, rg, hand, cfg.gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA),
+                deal(st, rg, hand, tab.gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA),
                      tr, on)
             board = n_act + take(st, rg, STK_FS)
         hands += 1
@@ -278,9 +280,9 @@ def fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act, kind, init_mask, par
         if look is not None:  # where the game is, for a lookahead seat's playouts
             _lookahead.observe_fs_hand(look, kind, k, init_mask, part_mask)
         if look is None:
-            play_board(st, hand, cfg, rng, tr, on, board, np.int64(1), nplays)
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
         else:
-            play_board(st, hand, cfg, rng, tr, on, board, np.int64(1), nplays, look)
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
         best = -1
         n_best = 0
         best_team = -1
@@ -366,8 +368,9 @@ def begin(st, rg, hand, cfg, out, tr, on):
                     if pos >= st[S_SIZE + w]:
                         pos -= st[S_SIZE + w]
                     tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
-    deal(st, rg, hand, cfg.gp_kind, np.int64(0), (1 << n) - 1, cfg.rules[R_HAND], np.int64(DEAL_START), tr, on)
-    _opening_power(st, hand, cfg.gp_kind, n, out, col(R_POWER, n, n_teams(n)))
+    deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, cfg.rules[R_HAND], np.int64(DEAL_START), tr,
+         on)
+    _opening_power(st, hand, cfg.tables.gp_kind, n, out, col(R_POWER, n, n_teams(n)))
     _drama_look(st, n_teams(n), np.int64(0))
 
 
@@ -375,7 +378,7 @@ def begin(st, rg, hand, cfg, out, tr, on):
 def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """A regular hand: its starter and Activity card, the plays, their points recorded and the Fight Song
     opportunities they give. Returns (the Activity card, the number of plays)."""
-    rules, gp_kind, score = cfg.rules, cfg.gp_kind, cfg.score
+    rules, gp_kind, score = cfg.rules, cfg.tables.gp_kind, cfg.tables.score
     n = rules[R_PLAYERS]
     nt = n_teams(n)
     step = rules[R_STEP]
@@ -400,10 +403,10 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
     if look is None:
-        play_board(st, hand, cfg, rng, tr, on, board, np.int64(0), nplays)
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
     else:
         _lookahead.observe_hand(look, board)
-        play_board(st, hand, cfg, rng, tr, on, board, np.int64(0), nplays, look)
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
@@ -445,7 +448,7 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending.
     A lookahead playout resuming one of these rounds (resume) plays that round first, its teams and seats as
     resume gives them (their opportunities were taken when it began)."""
-    pol, par = cfg.pol, cfg.par
+    pol, par = cfg.tables.pol, cfg.tables.par
     n = cfg.rules[R_PLAYERS]
     nt = n_teams(n)
     n_act = st[S_SIZE + STK_ACT]
@@ -482,13 +485,13 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                 else:
                     part_mask = init_mask  # in 3 players a team is a seat
         if resume is not None:
-            outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask, None, resume)
         elif look is None:
-            outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask)
         else:
-            outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask, look)
         out[col(R_FS_ROUNDS, n, nt)] += 1
         out[col(R_FS_HANDS, n, nt)] += hands
@@ -552,13 +555,13 @@ def check_end(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                 if (tied >> team_of(s, n)) & 1:
                     part |= 1 << s
             if resume is not None:
-                outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part, None, resume)
             elif look is None:
-                outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part)
             else:
-                outcome, winner, hands = fight_song_round(st, rg, hand, cfg, rng, tr, on, n_act,
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part, look)
             out[col(R_TB_ROUNDS, n, nt)] += 1
             out[col(R_TB_HANDS, n, nt)] += hands
@@ -684,7 +687,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
                 if st[S_HANDS] >= resume[RS_STOP]:  # the playout's horizon
                     break
             if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
-                deal(st, rg, hand, cfg.gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS],
+                deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS],
                      np.int64(DEAL_REFILL), tr, on)
                 row[col(R_REFILLS, n, n_teams(n))] += 1
         if resume is not None:  # a playout fills no result row: the lookahead reads how it ended

@@ -85,7 +85,7 @@ NO_STOP = 1 << 40
 
 # The decision scratch (see the module docstring), allocated once per block of games or traced game (_scratch).
 Look = namedtuple("Look", (
-    "cfg",  # the playouts' engine.Config: the game's, with their own policies (pol, par: see _script)
+    "cfg",  # the playouts' engine.Config: the game's, with their own policies (tables.pol, par: see _script)
     "rg",  # the game's stacks (engine.play_board does not hand them to choose)
     "sst", "srg", "shand",  # a redealt copy of the game (_redeal)
     "wst", "wrg", "whand",  # a playout's copy of it
@@ -415,10 +415,10 @@ def _outcome(wst, res, seat, n, target):
 
 
 @njit(cache=True)
-def choose(st, hand, cfg, rng, board, layer, seat, j, nplays, look):
-    """The lookahead seat's (kind, corner) for play j of the board of the game configured by cfg (engine.play_board
-    calls it): a regular hand (layer 0) or a Fight Song hand (layer 1). look: the scratch (a Look)."""
-    par, gp_kind, gtab, cand, res, wst = cfg.par, cfg.gp_kind, cfg.gtab, look.cand, look.res, look.wst
+def choose(st, hand, tab, rng, board, layer, seat, j, nplays, look):
+    """The lookahead seat's (kind, corner) for play j of the board, the game's tables tab (engine.play_board calls
+    it): a regular hand (layer 0) or a Fight Song hand (layer 1). look: the scratch (a Look)."""
+    par, gp_kind, gtab, cand, res, wst = tab.par, tab.gp_kind, tab.gtab, look.cand, look.res, look.wst
     horizon = np.int64(par[seat, PB_HORIZON])
     if j == nplays - 1 and layer == 0 and horizon == 1:
         # the last play of a regular hand, the playouts ending with it: more points never hurt there (the margin,
@@ -426,12 +426,12 @@ def choose(st, hand, cfg, rng, board, layer, seat, j, nplays, look):
         # cards: greedy's play (a search could only mistake noise for a better play)
         mv = np.int64(gtab[board, st[S_FREE], st[O_HM + seat]])
         return mv >> 2, mv & 3
-    m = _candidates(st, hand, gp_kind, cfg.score, cfg.vers, cfg.cval, gtab, cfg.lf, cfg.deck_k, look.tpol, look.tpar,
+    m = _candidates(st, hand, gp_kind, tab.score, tab.vers, tab.cval, gtab, tab.lf, tab.deck_k, look.tpol, look.tpar,
                     rng, board, layer, seat, j, nplays, cand)
     if m == 1:
         return cand[0, 0], cand[0, 1]
-    n = cfg.rules[R_PLAYERS]
-    target = cfg.rules[R_TARGET]
+    n = st[S_N]
+    target = look.cfg.rules[R_TARGET]
     samples = np.int64(par[seat, PB_SAMPLES])
     read_plays = par[seat, PB_READ] != 0.0
     stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP  # (in a Fight Song hand, S_HANDS counts its hand)
@@ -444,8 +444,8 @@ def choose(st, hand, cfg, rng, board, layer, seat, j, nplays, look):
         key = next_u64(rng, stream)
         for c in range(m):
             _copy(look.sst, look.srg, look.shand, wst, look.wrg, look.whand)
-            _script(st, wst, look.whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], look.cfg.pol,
-                    look.cfg.par)
+            _script(st, wst, look.whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], look.cfg.tables.pol,
+                    look.cfg.tables.par)
             reset_streams(look.rng2, key, 0)
             for i in range(N_RESUME):
                 res[i] = look.board_context[i]
@@ -480,7 +480,7 @@ def _scratch(cfg, rg, width):
     tpar[:, PB_OPPONENT] = 1.0
     n_gp, n_act, n_fs = cfg.order_gp.shape[0], cfg.order_act.shape[0], cfg.order_fs.shape[0]
     return Look(
-        cfg._replace(pol=spol, par=spar), rg, *sample, *work, np.zeros(max(n_gp, n_act, n_fs), dtype=np.int64),
+        cfg._replace(tables=cfg.tables._replace(pol=spol, par=spar)), rg, *sample, *work, np.zeros(max(n_gp, n_act, n_fs), dtype=np.int64),
         tpol, tpar, np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
         np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
         # playout_traced: False, read at run time so that the playouts' engine.run sees a plain bool, as the
@@ -497,7 +497,7 @@ def _compile_choose(game_arrays, cfg, look):
     call to engine.run or play_board made while they are being compiled as a recursive call, and not link it."""
     st, rg, hand, rng = game_arrays
     i = types.int64
-    choose.compile((typeof(st), typeof(hand), typeof(cfg), typeof(rng), i, i, i, i, i, typeof(look)))
+    choose.compile((typeof(st), typeof(hand), typeof(cfg.tables), typeof(rng), i, i, i, i, i, typeof(look)))
 
 
 def play_game_look(seed, game, cfg, out, trace):

@@ -21,12 +21,12 @@ END_CONDITIONS = (
 )
 
 
-class Encoded(tuple):
-    """The kernel's configuration (an engine.Config's arrays, passed to the batch as *encoded) and the Deck, for
-    names."""
+class Encoded(E.Config):
+    """The kernel's configuration (an engine.Config; Game.run_batch passes its fields to the batch) and the Deck,
+    for names."""
 
     def __new__(cls, cfg, deck):
-        enc = super().__new__(cls, cfg)
+        enc = super().__new__(cls, *cfg)
         enc.deck = deck
         return enc
 
@@ -34,7 +34,7 @@ class Encoded(tuple):
 def context(encoded):
     """What decoding and checking an event needs besides its row: the players, teams and deck."""
     deck = encoded.deck
-    n = int(encoded[0][E.R_PLAYERS])
+    n = int(encoded.rules[E.R_PLAYERS])
     return SimpleNamespace(players=n, teams=team_labels(n), deck=deck,
                            gp_names={gp_name(deck, c) for c in range(deck.n_gp)},
                            board_ids=set(deck.act_ids) | set(deck.fs_ids))
@@ -55,7 +55,7 @@ def play_traced(encoded, seed, game_index, stacked=None):
     ctx = context(encoded)
     out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
     width = S.TRACE_FIXED + max(deck.n_gp, deck.n_act, deck.n_fs, 16)
-    play = LA.play_game_look if LA.uses_lookahead(cfg.pol) else E.play_game
+    play = LA.play_game_look if LA.uses_lookahead(cfg.tables.pol) else E.play_game
     rows = record_events(lambda buf: play(np.uint64(seed), game_index, cfg, out, buf), 512, width)
     return [EVENTS.decode(row, ctx) for row in rows], out
 
