@@ -246,21 +246,22 @@ class Events:
             out[name] = kind.decode(slots, items, ctx, out, raw)
         return out
 
+    def event_of(self, ev):
+        """The declared Event a decoded event is (its type, its field names and its Const fields), or None."""
+        for e in self.events:
+            if (e.type == ev.get("type") and list(ev) == ["type", *e.names]
+                    and all(ev[name] == kind.v for name, kind, _ in e.fields if isinstance(kind, Const))):
+                return e
+        return None
+
     def check(self, ev, ctx):
         """What is wrong with a decoded event (its type, its field names, each field's value), or ''."""
-        candidates = [e for e in self.events if e.type == ev.get("type")]
-        if not candidates:
-            return f"unknown event type {ev.get('type')!r}"
-        wrongs = []
-        for e in candidates:  # (two declared events may share a type, told apart by their Const fields)
-            if list(ev) != ["type", *e.names]:
-                wrongs.append(f"{e.code_name}: fields {list(ev)[1:]} are not {e.names}")
-                continue
-            bad = [f"{name}: {w}" for name, kind, _ in e.fields if (w := kind.valid(ev[name], ctx))]
-            if not bad:
-                return ""
-            wrongs.append(f"{e.code_name}: " + "; ".join(bad))
-        return f"{ev['type']} event {ev}: " + " | ".join(wrongs)
+        e = self.event_of(ev)
+        if e is None:
+            declared = [e.names for e in self.events if e.type == ev.get("type")]
+            return f"{ev.get('type')!r} event {ev} is none declared (fields: {declared})"
+        bad = [f"{name}: {w}" for name, kind, _ in e.fields if (w := kind.valid(ev[name], ctx))]
+        return f"{e.code_name} {ev}: " + "; ".join(bad) if bad else ""
 
     def table(self):
         """The docs table: one row per event, its fields with their kinds and meanings."""

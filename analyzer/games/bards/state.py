@@ -67,10 +67,10 @@ ROW = Row("Battle of the Bards' result row", [
     ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
     ("R_POWER_SETUP", tuple(prefix for _, prefix in POWER_SETUP), SEATS, "one 0/1 column per category and seat"),
     ("R_POWER_TALES", tuple(prefix for _, prefix in POWER_TALES), SEATS, "one 0/1 column per category and seat"),
-    ("N_COLS", (), 1, "the row's width"),
 ])
 ROW.define(globals(), players=2)
 COLUMNS = tuple(ROW.names(2))
+N_COLS = ROW.width(2)
 
 # --- the state array: `STATE.define` below assigns each name its offset --------------------------
 STATE = Layout("Battle of the Bards' state", [

@@ -43,8 +43,9 @@ def encode(rules, seats):
     n = len(seats)
     counts = R.deck_counts(rules)
     deck = np.repeat(np.arange(E.N_TYPES, dtype=np.int64), counts)
-    arr = np.array([n, rules["start_cards"], rules["finish_cards"], int(rules["shuffle_each_round"]), 0],
-                   dtype=np.int64)
+    arr = np.zeros(E.N_RULES, dtype=np.int64)
+    arr[E.R_PLAYERS], arr[E.R_START], arr[E.R_FINISH] = n, rules["start_cards"], rules["finish_cards"]
+    arr[E.R_SHUFFLE] = int(rules["shuffle_each_round"])
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):

@@ -15,7 +15,7 @@ from numba import njit
 
 from analyzer.games import drama
 from analyzer.prefetch import prefetch
-from analyzer.games.layout import SEATS, Row, col
+from analyzer.games.layout import SEATS, Layout, Row, col
 from analyzer.games.noize import drama_lanes
 from analyzer.games.noize.events import (
     BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
@@ -27,9 +27,15 @@ N_INST = 4
 GROUPIE = 4
 N_TYPES = 5
 
-# rules array; R_STACKED (tests only) plays the deck in the order given, without the opening shuffle
-R_PLAYERS, R_START, R_FINISH, R_SHUFFLE, R_STACKED = 0, 1, 2, 3, 4
-N_RULES = 5
+# The rules array (encode fills it), one int64 per setting; `RULES.define` assigns each name its index.
+RULES = Layout("Bring the Noize's rules array", [
+    ("R_PLAYERS", 1, "players"),
+    ("R_START", 1, "start_cards"),
+    ("R_FINISH", 1, "finish_cards"),
+    ("R_SHUFFLE", 1, "1: shuffle_each_round"),
+    ("R_STACKED", 1, "1 (tests only): play the deck in the order given, without the opening shuffle"),
+], size_name="N_RULES")
+RULES.define(globals())
 
 # policy codes and their parameter columns. P_SCRIPT (tests only) plays par[seat, k] as its k-th
 # move: a bid key (count * 4 + instrument) or -1 to challenge. P_LOOKAHEAD: lookahead.py.
