@@ -11,11 +11,16 @@ Each check is parametrised over `game_names()`, so a new game is checked the mom
 - every scenario shipped for the game validates, and there is at least one;
 - every trace line is JSON, and every event type a trace emits is documented in the game's docs page,
   as are every rule setting and policy;
+- every event is one the game declares (analyzer/games/events.py) and every field of it holds a value of its
+  declared kind (a seat of the game, a card of its deck, a name of its enum...); every declared event is seen
+  (RARE_EVENTS: the settings that make the rare ones happen); the docs page's events table is the one the
+  declaration generates; every call that emits an event gives exactly the fields it declares;
 - `analyzer trace GAME` works with text and jsonl output;
 - the game's referee (tests/referees.py: an independent replay from the trace and the rulebook) accepts
   random games with every policy at every player count, and refuses a stub kernel's games (a traced game
   whose second half is another game's): a kernel that does not play by the rules cannot pass.
 """
+import ast
 import json
 import re
 from pathlib import Path
@@ -31,6 +36,7 @@ from hypothesis import strategies as st
 from analyzer.cli import main
 from analyzer.errors import ScenarioError
 from analyzer.games import game_names, get_game
+from analyzer.games.events import docs_with_table
 from analyzer.runner import run
 from analyzer.scenario import from_dict, load
 from referees import REFEREES
@@ -174,28 +180,72 @@ def documented_event_types(game):
     return set(re.findall(r"^\|\s*`([a-z_]+)`\s*\|", section.group(1), re.M)), text
 
 
+# settings under which a game's rare events happen (with every policy in play, at every player count)
+RARE_EVENTS = {
+    "distance": {"misplay_rate": 0.3, "forget_call_rate": 0.5},  # misplays and forgotten calls
+    "noize": {"shuffle_each_round": True},  # the house rule's shuffle
+}
+
+
 @pytest.mark.parametrize("name", GAMES)
 def test_traces_are_json_and_documented(name):
     game = get_game(name)
     documented, text = documented_event_types(game)
+    assert docs_with_table(text, game) == text, (
+        f"{game.docs}: the events table is not the declaration's: run python -m analyzer.games.events")
     seen = set()
+    declared = set(game.events.events)
     for players in player_counts(game):
-        sc = from_dict(mixed_raw(game, players))
-        enc = sc.arms[0].encoded(game)
-        for index in range(5):
-            for ev in game.trace(enc, SEED, index):
-                line = json.dumps(ev)
-                assert json.loads(line) == ev
-                seen.add(ev["type"])
-                assert isinstance(game.format_event(ev), str)
-    missing = seen - documented
+        for rules in ({}, RARE_EVENTS.get(name)):
+            if rules is None:
+                continue
+            sc = from_dict({**mixed_raw(game, players), "rules": rules})
+            enc = sc.arms[0].encoded(game)
+            ctx = game.trace_context(enc)
+            for index in range(8):
+                for ev in game.trace(enc, SEED, index):
+                    line = json.dumps(ev)
+                    assert json.loads(line) == ev
+                    wrong = game.events.check(ev, ctx)  # every field against its declared kind
+                    assert not wrong, f"{name}, {players} players, game {index}: {wrong}"
+                    seen.add(game.events.event_of(ev))
+                    assert isinstance(game.format_event(ev), str)
+    missing = {e.type for e in seen} - documented
     assert not missing, f"event types not documented in {game.docs}: {sorted(missing)}"
+    assert seen == declared, f"declared events no trace showed: {sorted(e.code_name for e in declared - seen)}"
     for p in game.settings:
         assert f"`{p.name}`" in text, f"rule setting {p.name} is not in {game.docs}"
     for pol in game.policies:
         assert f"`{pol.name}`" in text, f"policy {pol.name} is not in {game.docs}"
         for p in pol.params:
             assert f"`{p.name}`" in text, f"parameter {p.name} of policy {pol.name} is not in {game.docs}"
+
+
+def emit_calls(name):
+    """(file:line, event code, fields given) of every call in the game's modules that emits an event: a call
+    with an event code (EV_...) among its arguments, the event's fields after it."""
+    codes = get_game(name).events.codes
+    out = []
+    for path in sorted((ROOT / "analyzer" / "games" / name).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Call):
+                at = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in codes]
+                if at:
+                    code = node.args[at[0]].id
+                    out.append((f"{path.relative_to(ROOT)}:{node.lineno}", code, len(node.args) - at[0] - 1))
+    return out
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_emit_gives_its_events_declared_fields(name):
+    events = get_game(name).events
+    calls = emit_calls(name)
+    for where, code, given in calls:
+        ev = events.by_code[events.codes[code]]
+        assert given == ev.slots, (f"{where}: {code} is emitted with {given} fields; events.py declares {ev.slots} "
+                                   f"slots: {[n for n, kind, _ in ev.fields if kind.slots]}")
+    never = set(events.codes) - {code for _, code, _ in calls}
+    assert not never, f"declared events no call emits: {sorted(never)}"
 
 
 @pytest.mark.parametrize("name", GAMES)

@@ -12,6 +12,8 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
 - `play_traced(encoded, seed, game_index)`: (events, result row) of one game, played by the same
   numba code with event recording on (called through `Game.trace`);
 - `format_event(event)`: one event as a line a person reads;
+- `events`: its trace events declared once (analyzer/games/events.py), which decode the trace rows, make the
+  docs table and check every field (`trace_context(encoded)`: what the checks need, players, deck...);
 - `metrics`, `end_conditions`: what the report shows beyond the generic sections.
 
 Every game's result columns start with the generic ones the runner and report rely on:
@@ -263,6 +265,11 @@ class Game:
     # [(path, why)], path "rules.<setting>" or "seats.<s>.<parameter>" (s: the seat as played), read off what the
     # kernels read; analyzer/idle_settings.py warns of those a scenario writes
     idle: Callable[[dict, Sequence[Seat], int], list[tuple[str, str]]] = lambda rules, seats, n: []
+    # the trace events, declared once (analyzer.games.events.Events), the module that declares them (named in the
+    # docs), and encoded -> the context their decoding and checks need (the players, the deck, ...)
+    events: Any = None
+    events_source: str = ""
+    trace_context: Callable[[tuple], Any] | None = None
     extra: dict = field(default_factory=dict)
 
     def run_batch(self, encoded, seed, first_game, out):

@@ -9,6 +9,7 @@ from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
 from analyzer.games.distance import state as S
 from analyzer.games.distance import trace as T
+from analyzer.games.distance.events import EVENTS
 
 DECLARE_CHOICES = ("block_next", "easy_self", "random")
 INTERVAL_CHOICES = ("fixed", "best_for_me", "worst_for_next")
@@ -121,6 +122,9 @@ GAME = Game(
     batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
+    events=EVENTS,
+    events_source="analyzer/games/distance/events.py",
+    trace_context=T.context,
     length_label="turns",
     end_conditions=("a player emptied her hand", "stall: a full round of passes with nothing left to draw",
                     "stall: the turn cap"),

@@ -15,46 +15,59 @@ import numpy as np
 from numba import njit
 
 from analyzer.games import drama
+from analyzer.games.distance.events import (
+    DRAW_NORMAL, DRAW_PENALTY, END_CAP, END_DEADLOCK, END_WON, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_FORGOT,
+    EV_INTERVAL, EV_MISPLAY, EV_PASS, EV_PLAY, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM,
+    NEED_ANY, TRACE_FIXED)
 from analyzer.games.distance.policies import choose_interval, choose_play, declare, nth_letter, popcount7, start_letter
 from analyzer.games.distance.state import (
-    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP,
-    DRAW_NORMAL, DRAW_PENALTY, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_INTERVAL, EV_PASS, EV_PENALTY, EV_PLAY,
-    EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM, MAXC, MAXK, MODE_FIXED, MODE_RANDOM,
-    NEED_ANY, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, PEN_FORGOT, PEN_MISPLAY,
-    S_N, S_NCARDS, WILD_LIST, kinds_of, n_kinds_of, S_NE, S_NEED, S_OVF, S_POS, S_STEP, TRACE_FIXED, add_to_hand, discard, draw, emit,
-    fits, init_state, play_cards)
+    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP, MAXC, MAXK, MODE_FIXED,
+    MODE_RANDOM, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, S_N,
+    S_NCARDS, S_NE, S_NEED, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits, init_state,
+    kinds_of, n_kinds_of, play_cards)
+from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
 
 RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
 
-END_WON, END_DEADLOCK, END_CAP = 0, 1, 2
 END_NONE = -1  # play_turns stopped with the game still on (at its `stop` turn)
-
-# result columns after win_0..win_{n-1}
-STATS = ("n_winners", "length", "end", "cards_drawn", "penalty_cards", "passes", "reshuffles", "wilds_used",
-         "plays", "multi_plays", "misplays", "forgotten_calls", "interval")
-(C_NWIN, C_LEN, C_END, C_DRAWN, C_PENALTY, C_PASSES, C_RESHUFFLES, C_WILDS, C_PLAYS, C_MULTI, C_MISPLAYS,
- C_FORGOT, C_INTERVAL) = range(len(STATS))
-
 
 # card power (issue 12): wilds in a seat's opening hand, one 0/1 column per category and seat
 POWER = (("no wild", "open_wild0_"), ("one wild", "open_wild1_"), ("two or more wilds", "open_wild2_"))
 
-
-def columns(n):
-    """The result columns; the drama and card-power columns come last (see analyzer.games.base.added_columns)."""
-    return ([f"win_{s}" for s in range(n)] + list(STATS) + [f"cards_left_{s}" for s in range(n)]
-            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in POWER for s in range(n)])
+# The result row (docs/distance.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
+# col(R_..., n) is its column with n players. The drama and card-power columns come last (base.added_columns).
+ROW = Row("The Distance's result row", [
+    ("R_WIN", "win_", SEATS, "1: the seat emptied her hand first"),
+    ("R_NWIN", "n_winners", 1, "1, or 0 for a stall"),
+    ("R_LEN", "length", 1, "turns"),
+    ("R_END", "end", 1, "END_WON, END_DEADLOCK, END_CAP"),
+    ("R_DRAWN", "cards_drawn", 1, "draws by players who could not play"),
+    ("R_PENALTY", "penalty_cards", 1, ""),
+    ("R_PASSES", "passes", 1, ""),
+    ("R_RESHUFFLES", "reshuffles", 1, ""),
+    ("R_WILDS", "wilds_used", 1, ""),
+    ("R_PLAYS", "plays", 1, ""),
+    ("R_MULTI", "multi_plays", 1, "plays of two or more cards"),
+    ("R_MISPLAYS", "misplays", 1, ""),
+    ("R_FORGOT", "forgotten_calls", 1, ""),
+    ("R_INTERVAL", "interval", 1, "2 = seconds .. 7 = sevenths"),
+    ("R_CARDS_LEFT", "cards_left_", SEATS, "cards in the seat's hand at the end"),
+    ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
+    ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+])
+ROW.define(globals())
+columns = ROW.names
 
 
 @njit(cache=True)
-def _opening_power(st, out, col):
-    """Card power: out[col + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
+def _opening_power(st, out, at):
+    """Card power: out[at + category * n + s] = 1 for the wilds (0, 1, 2 or more) in seat s's dealt hand."""
     n = st[S_N]
     for s in range(n):
         wilds = st[O_NWILD + s]
-        out[col + min(wilds, 2) * n + s] = 1
+        out[at + min(wilds, 2) * n + s] = 1
 
 
 @njit(cache=True)
@@ -73,12 +86,12 @@ def _penalty(st, seat, count, rng, out, tr, on):
     n = st[S_N]
     for _ in range(count):
         c, shuffled = draw(st, rng, tr, on)
-        out[n + C_RESHUFFLES] += shuffled
+        out[col(R_RESHUFFLES, n)] += shuffled
         if c < 0:
             return
         add_to_hand(st, seat, c)
-        out[n + C_PENALTY] += 1
-        emit(st, tr, on, EV_DRAW, seat, c, 0, DRAW_PENALTY, 0, 0, 0)
+        out[col(R_PENALTY, n)] += 1
+        emit(st, tr, on, EV_DRAW, seat, c, 0, DRAW_PENALTY)
 
 
 @njit(cache=True, inline="always")
@@ -97,23 +110,29 @@ def _list_cards_of(st, seat, kind, count, tr, k, at):
     return at
 
 
-@njit(cache=True)  # not inlined: only a traced game calls it, so the batch kernel is not made longer
-def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, k):
-    """Fill misplay event k (fields 1..4 already written: seat, PEN_MISPLAY, the intended play's size and
-    letter): the cards the seat meant to play, then what the table saw instead, chosen by `pick` (uniform
-    in [0, 1), so no random number is drawn and the game is the one the batch plays). The slip is a wrong
-    card (one card of the hand that cannot give the intended letter, put down alone and called as that
-    letter) or a wrong letter (the intended cards, called as a letter they may not be played as), half
-    and half when both are possible. Fields 5, 6: the number of cards put down and the letter said (-1:
-    none, when any letter may be played and the intended cards are wilds with no wrong card to grab)."""
-    intended = notes + wilds
-    at = _list_cards_of(st, seat, kind, notes, tr, k, TRACE_FIXED)
+@njit(cache=True, inline="always")
+def _list_play(st, seat, kind, notes, wilds, tr, k, at):
+    """Write the cards of a play of `notes` cards of `kind` and `wilds` wilds (the ones _attempt would put down:
+    the wild kinds in deck order) to trace row k from column `at`; returns the column after them."""
+    at = _list_cards_of(st, seat, kind, notes, tr, k, at)
     left = wilds
-    for j in range(n_kinds_of(st, WILD_LIST)):  # the wild kinds in deck order, as _attempt plays them
+    for j in range(n_kinds_of(st, WILD_LIST)):
         wild_kind = kinds_of(st, WILD_LIST, j)
         take = min(left, st[O_CNT + seat * MAXK + wild_kind])
         at = _list_cards_of(st, seat, wild_kind, take, tr, k, at)
         left -= take
+    return at
+
+
+@njit(cache=True)  # not inlined: only a traced game calls it, so the batch kernel is not made longer
+def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, on):
+    """The misplay event of a seat that meant to play `notes` cards of `kind` and `wilds` wilds as `letter`: what
+    the table saw instead, chosen by `pick` (uniform in [0, 1), so no random number is drawn and the game is the
+    one the batch plays), then the play it meant. The slip is a wrong card (one card of the hand that cannot give
+    the intended letter, put down alone and called as that letter) or a wrong letter (the intended cards, called
+    as a letter they may not be played as), half and half when both are possible; the letter said is -1 (none)
+    when any letter may be played and the intended cards are wilds with no wrong card to grab."""
+    intended = notes + wilds
     # the letters the intended cards may legally be called as (group_fits for a play of one kind + wilds)
     legal = ALL if notes == 0 else st[O_KMASK + kind]
     need = st[S_NEED]
@@ -130,25 +149,31 @@ def _record_misplay(st, seat, kind, notes, wilds, letter, pick, tr, k):
     if wrong_card and n_wrong_letters > 0:
         wrong_card = pick < 0.5
         pick = 2.0 * pick if wrong_card else 2.0 * pick - 1.0
+    wrong = np.int64(-1)
     if wrong_card:
         j = min(np.int64(pick * n_wrong_cards), n_wrong_cards - 1)  # min: pick * n may round up to n
         for i in range(st[O_HN + seat]):
             c = st[base + i]
             if not fits(st[O_KMASK + st[O_CKIND + c]], letter):
                 if j == 0:
-                    tr[k, at] = c
+                    wrong = c
                     break
                 j -= 1
-        tr[k, 5] = 1
-        tr[k, 6] = letter
-        return
-    for i in range(intended):  # the intended cards themselves go down
-        tr[k, at + i] = tr[k, TRACE_FIXED + i]
-    tr[k, 5] = intended
-    if n_wrong_letters > 0:
-        tr[k, 6] = nth_letter(wrong_letters, min(np.int64(pick * n_wrong_letters), n_wrong_letters - 1))
+        put_down, said = np.int64(1), letter
     else:
-        tr[k, 6] = -1
+        put_down = intended
+        said = np.int64(-1)
+        if n_wrong_letters > 0:
+            said = nth_letter(wrong_letters, min(np.int64(pick * n_wrong_letters), n_wrong_letters - 1))
+    k = emit(st, tr, on, EV_MISPLAY, seat, put_down, said, intended, letter)
+    if k < 0:
+        return
+    if wrong_card:
+        tr[k, TRACE_FIXED] = wrong
+        at = TRACE_FIXED + 1
+    else:  # the intended cards themselves go down
+        at = _list_play(st, seat, kind, notes, wilds, tr, k, TRACE_FIXED)
+    _list_play(st, seat, kind, notes, wilds, tr, k, at)
 
 
 @njit(cache=True, inline="always")
@@ -160,11 +185,10 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
     if rates[RATE_MISPLAY] > 0.0:
         error_draw = uniform(rng, errors_stream)
         if error_draw < rates[RATE_MISPLAY]:
-            k = emit(st, tr, on, EV_PENALTY, seat, PEN_MISPLAY, notes + wilds, letter, 0, 0, 0)
-            if k >= 0:
+            if on:
                 # error_draw / rate is uniform in [0, 1) given a misplay: it picks the slip
-                _record_misplay(st, seat, kind, notes, wilds, letter, error_draw / rates[RATE_MISPLAY], tr, k)
-            out[players + C_MISPLAYS] += 1
+                _record_misplay(st, seat, kind, notes, wilds, letter, error_draw / rates[RATE_MISPLAY], tr, on)
+            out[col(R_MISPLAYS, players)] += 1
             # the cards put down go back to the hand: it is as it was, the discard pile and the need unchanged
             _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
             return 0
@@ -178,17 +202,17 @@ def _attempt(st, seat, kind, notes, wilds, letter, rates, rng, out, tr, on):
             left -= take
     nxt = (letter + st[S_STEP]) % 7
     st[S_NEED] = nxt
-    ev = emit(st, tr, on, EV_PLAY, seat, letter, nxt, m, 0, 0, 0)
+    ev = emit(st, tr, on, EV_PLAY, seat, m, letter, nxt)
     if ev >= 0:
         for i in range(m):
             tr[ev, TRACE_FIXED + i] = st[O_IDS + i]
-    out[players + C_PLAYS] += 1
-    out[players + C_WILDS] += wilds
+    out[col(R_PLAYS, players)] += 1
+    out[col(R_WILDS, players)] += wilds
     if m > 1:
-        out[players + C_MULTI] += 1
+        out[col(R_MULTI, players)] += 1
     if st[O_HN + seat] == 1 and rates[RATE_FORGET] > 0.0 and uniform(rng, errors_stream) < rates[RATE_FORGET]:
-        emit(st, tr, on, EV_PENALTY, seat, PEN_FORGOT, 0, -1, 0, 0, 0)
-        out[players + C_FORGOT] += 1
+        emit(st, tr, on, EV_FORGOT, seat)
+        out[col(R_FORGOT, players)] += 1
         _penalty(st, np.int64(seat), np.int64(2), rng, out, tr, on)
     return 1
 
@@ -203,16 +227,16 @@ def draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on):
     drawn = 0
     while draw_limit == 0 or drawn < draw_limit:
         c, shuffled = draw(st, rng, tr, on)
-        out[n + C_RESHUFFLES] += shuffled
+        out[col(R_RESHUFFLES, n)] += shuffled
         if c < 0:
             break
         drawn += 1
-        out[n + C_DRAWN] += 1
+        out[col(R_DRAWN, n)] += 1
         add_to_hand(st, seat, c)
         ck = st[O_CKIND + c]
         ck_mask = st[O_KMASK + ck]
         playable = 1 if fits(ck_mask, need) else 0
-        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL, 0, 0, 0)
+        emit(st, tr, on, EV_DRAW, seat, c, playable, DRAW_NORMAL)
         if playable:
             if ck_mask == ALL:
                 kind, notes, wilds = np.int64(-1), np.int64(0), np.int64(1)
@@ -220,8 +244,8 @@ def draw_until_fits(st, seat, need, draw_limit, rng, out, tr, on):
                 kind, notes, wilds = ck, np.int64(1), np.int64(0)
             letter = need if need != NEED_ANY else declare(st, np.int64(seat), ck_mask, kind, notes, wilds, rng)
             return drawn, kind, notes, wilds, letter
-    out[n + C_PASSES] += 1
-    emit(st, tr, on, EV_PASS, seat, drawn, need, 0, 0, 0, 0)
+    out[col(R_PASSES, n)] += 1
+    emit(st, tr, on, EV_PASS, seat, drawn, need)
     return drawn, np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
 
 
@@ -232,7 +256,7 @@ def begin(st, rng, out, tr, on):
     n = st[S_N]
     for i in range(out.shape[0]):
         out[i] = 0
-    k = emit(st, tr, on, EV_DECK, st[S_NCARDS], 0, 0, 0, 0, 0, 0)
+    k = emit(st, tr, on, EV_DECK, st[S_NCARDS])
     if k >= 0:
         for i in range(st[S_NCARDS]):
             tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
@@ -242,11 +266,10 @@ def begin(st, rng, out, tr, on):
             c = st[O_STOCK + st[S_POS]]
             st[S_POS] += 1
             add_to_hand(st, s, c)
-    c_drama = n + len(STATS) + n
-    _opening_power(st, out, c_drama + drama.N_COLUMNS)
+    _opening_power(st, out, col(R_POWER, n))
     _drama_look(st, 0)
     for s in range(n):
-        k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s], 0, 0, 0, 0, 0)
+        k = emit(st, tr, on, EV_DEAL, s, st[O_HN + s])
         if k >= 0:
             for i in range(st[O_HN + s]):
                 tr[k, TRACE_FIXED + i] = st[O_HAND + s * MAXC + i]
@@ -264,8 +287,8 @@ def begin(st, rng, out, tr, on):
         step = choose_interval(st, chooser)
         how = HOW_CHOSEN
     st[S_STEP] = step
-    out[n + C_INTERVAL] = step + 1
-    emit(st, tr, on, EV_INTERVAL, step + 1, how, chooser, 0, 0, 0, 0)
+    out[col(R_INTERVAL, n)] = step + 1
+    emit(st, tr, on, EV_INTERVAL, step + 1, how, chooser)
     # the start card
     start = st[O_STOCK + st[S_POS]]
     st[S_POS] += 1
@@ -279,9 +302,9 @@ def begin(st, rng, out, tr, on):
     else:
         letter = start_letter(st, 0, mask, rng)
         need = (letter + step) % 7
-    emit(st, tr, on, EV_START, start, need, 0, 0, 0, 0, 0)
+    emit(st, tr, on, EV_START, start, need)
     if letter >= 0:
-        emit(st, tr, on, EV_START_LETTER, 0, letter, need, 0, 0, 0, 0)
+        emit(st, tr, on, EV_START_LETTER, 0, letter, need)
     st[S_NEED] = need
 
 
@@ -330,7 +353,7 @@ def play_turns(st, seat, turn, dry, stop, rates, rng, out, tr, on):
     while turn < stop:
         turn += 1
         need = st[S_NEED]
-        emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
+        emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat])
         kind, notes, wilds, letter = choose_play(st, seat, need, rng)
         acted = act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on)
         seat, dry, end = after_turn(st, seat, dry, acted)
@@ -349,15 +372,15 @@ def end_game(st, out, tr, on, seat, turn, end):
     if end == END_NONE:
         end = END_CAP
     if winner >= 0:
-        out[winner] = 1
-        out[n + C_NWIN] = 1
-    out[n + C_LEN] = turn
-    out[n + C_END] = end
+        out[col(R_WIN, n) + winner] = 1
+        out[col(R_NWIN, n)] = 1
+    out[col(R_LEN, n)] = turn
+    out[col(R_END, n)] = end
     for s in range(n):
-        out[n + len(STATS) + s] = st[O_HN + s]
+        out[col(R_CARDS_LEFT, n) + s] = st[O_HN + s]
     drama.settle(st, O_DRAMA, n, turn)
-    drama.finish(st, O_DRAMA, n, winner, turn, out, n + len(STATS) + n)
-    k = emit(st, tr, on, EV_END, end, winner, turn, 0, 0, 0, 0)
+    drama.finish(st, O_DRAMA, n, winner, turn, out, col(R_DRAMA, n))
+    k = emit(st, tr, on, EV_END, end, winner, turn)
     if k >= 0:
         for s in range(n):
             tr[k, TRACE_FIXED + s] = st[O_HN + s]

@@ -32,9 +32,10 @@ from numba import njit
 
 from analyzer.games.distance.engine import (
     END_NONE, END_WON, N_STREAMS_EXTRA, _setup, act, after_turn, begin, end_game, play_turns)
+from analyzer.games.distance.events import EV_TURN
 from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, P_LOOKAHEAD, choose_play
 from analyzer.games.distance.state import (
-    ALL, C_TURN_CAP, EV_TURN, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_GAME, O_HAND, O_HN,
+    ALL, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_GAME, O_HAND, O_HN,
     O_NWILD, O_KMASK, O_PAR, O_POL, O_STOCK, PAR_DECLARE, PAR_HORIZON, PAR_SAMPLES, S_N, S_NEED, S_NSTOCK, S_POS, ST_SIZE,
     add_to_hand, emit, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import DEAL, new_streams, next_u64, reset_streams, shuffle
@@ -218,7 +219,7 @@ def run_look(st, rates, rng, out, tr, on, sst, pool, cand, sums, rng2, zrates, d
         # a lookahead seat's turn: only its decision differs from play_turns'
         turn += 1
         need = st[S_NEED]
-        emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat], 0, 0, 0)
+        emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat])
         kind, notes, wilds, letter = choose_look(st, seat, need, turn, rng, sst, pool, cand, sums, rng2, zrates,
                                                  dout, dtr)
         acted = _act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on)

@@ -19,84 +19,79 @@ Letters are 0..6 (A..G); NEED_ANY means any letter may be played (after a wild s
 import numpy as np
 from numba import njit
 
+from analyzer.games.distance.events import EV_RESHUFFLE, NEED_ANY, TRACE_FIXED
 from analyzer.games.drama import D_SIZE
+from analyzer.games.layout import Layout
 from analyzer.rng import DEAL, shuffle
 
 MAXP = 5  # players
 MAXC = 256  # cards in a deck
 MAXK = 32  # kinds of card
 ALL = 127  # the letter mask of a wild
-NEED_ANY = -1
 
-# --- the configuration (written once per run by encode; init_state keeps it) ---------------------------
-O_KMASK = 0                     # MAXK: the letters each kind of card can give (ALL: a wild)
-O_KTOTAL = O_KMASK + MAXK       # MAXK: copies of each kind in the deck
-O_CKIND = O_KTOTAL + MAXK       # MAXC: the kind of every card id
-O_ORDER = O_CKIND + MAXC        # MAXC: a stacked deck order, top first (tests; used when C_STACKED)
-O_POL = O_ORDER + MAXC          # MAXP: each seat's policy code
-O_PAR = O_POL + MAXP            # MAXP x N_PAR: each seat's parameters (all whole numbers)
-N_PAR = 6
+N_PAR = 6  # a seat's parameters, at O_PAR + seat * N_PAR:
 PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON = range(N_PAR)
-O_STEPS = O_PAR + MAXP * N_PAR  # 8: the steps a random interval is drawn from
-O_LKINDS = O_STEPS + 8          # 9 x MAXK: per letter, the kinds (not wilds) that give it, in deck order
-WILD_LIST = 7                   #   (so a turn looks at a few kinds, not all); list WILD_LIST: the wild kinds;
-ANY_LIST = 8                    #   list ANY_LIST: every kind but the wilds
-O_LCOUNT = O_LKINDS + 9 * MAXK  # 9: the length of each of those lists
-O_CFG = O_LCOUNT + 9             # configuration scalars:
-C_PLAYERS = O_CFG + 0
-C_HAND = O_CFG + 1              # cards dealt to each player
-C_MODE = O_CFG + 2              # interval: MODE_FIXED, MODE_RANDOM, MODE_CHOOSER
-C_STEP = O_CFG + 3              # the fixed interval's step
-C_CHOOSER = O_CFG + 4
-C_DRAW_LIMIT = O_CFG + 5
-C_TURN_CAP = O_CFG + 6
-C_STACKED = O_CFG + 7           # 1: play the deck in O_ORDER's order (tests)
-C_NSTEPS = O_CFG + 8
-C_NCARDS = O_CFG + 9
-C_NKINDS = O_CFG + 10
-MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2
-O_IDS = O_CFG + 16              # MAXC scratch: the card ids of a play
-O_SCR = O_IDS + MAXC            # MAXK scratch: a hand's counts after a play
-O_SUPPLY = O_SCR + MAXK         # 7 scratch: cards per letter (the interval choice)
-O_KID = O_SUPPLY + 8            # MAXK: the first card id of each kind (a hand without ids gives it)
-O_GAME = O_KID + MAXK           # from here on, the game (reset by init_state)
+WILD_LIST = 7  # the list of the wild kinds in O_LKINDS (lists 0..6: the kinds that give each letter)
+ANY_LIST = 8  # the list of every kind but the wilds
+MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
 
-# --- the game -----------------------------------------------------------------------------------------
-O_HAND = O_GAME                 # MAXP x MAXC card ids, seat s's hand at O_HAND + s * MAXC
-O_HN = O_HAND + MAXP * MAXC     # MAXP hand sizes
-O_CNT = O_HN + MAXP             # MAXP x MAXK: cards of each kind in each hand
-O_NWILD = O_CNT + MAXP * MAXK   # MAXP: wilds in each hand (the sum of its wild kinds' counts, kept up to date)
-O_STOCK = O_NWILD + MAXP        # the stock; its top is st[O_STOCK + st[S_POS]]
-O_DISC = O_STOCK + MAXC         # the discard pile, bottom first
-O_DCNT = O_DISC + MAXC          # MAXK: cards of each kind in the discard pile (what everyone can see)
-O_SC = O_DCNT + MAXK            # scalars
-S_POS = O_SC + 0                # stock read position
-S_NSTOCK = O_SC + 1             # stock end (cards in stock = S_NSTOCK - S_POS)
-S_NDISC = O_SC + 2              # cards in the discard pile
-S_NEED = O_SC + 3               # the letter the next play must give (NEED_ANY: any)
-S_STEP = O_SC + 4               # the interval as a step: 1 (seconds) .. 6 (sevenths)
-S_NE = O_SC + 5                 # trace events written
-S_OVF = O_SC + 6                # 1 if the trace buffer overflowed
-S_IDS = O_SC + 7                # 1: the hands keep their card ids at O_HAND (see the module docstring)
-O_DRAMA = O_SC + 8              # the drama block (analyzer.games.drama): standings = minus the hand sizes
-ST_SIZE = O_DRAMA + D_SIZE
-S_N = C_PLAYERS                 # (short names used by the rules: players, cards, kinds)
-S_NCARDS = C_NCARDS
-S_NKINDS = C_NKINDS
+# The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
+STATE = Layout("The Distance's state", [
+    # the configuration: written once per run by encode, kept by init_state from game to game
+    ("O_KMASK", MAXK, "the letters each kind of card can give (ALL: a wild)"),
+    ("O_KTOTAL", MAXK, "copies of each kind in the deck"),
+    ("O_CKIND", MAXC, "the kind of every card id"),
+    ("O_ORDER", MAXC, "a stacked deck order, top first (tests; used when C_STACKED)"),
+    ("O_POL", MAXP, "each seat's policy code"),
+    ("O_PAR", MAXP * N_PAR, "each seat's parameters (PAR_..., all whole numbers)"),
+    ("O_STEPS", 8, "the steps a random interval is drawn from"),
+    ("O_LKINDS", 9 * MAXK, "per letter, the kinds (not wilds) that give it, in deck order, so that a turn looks at "
+     "a few kinds, not all; then the lists WILD_LIST (the wild kinds) and ANY_LIST (every kind but the wilds)"),
+    ("O_LCOUNT", 9, "the length of each of those lists"),
+    ("C_PLAYERS", 1, "players"),
+    ("C_HAND", 1, "cards dealt to each player"),
+    ("C_MODE", 1, "the interval: MODE_FIXED, MODE_RANDOM, MODE_CHOOSER"),
+    ("C_STEP", 1, "the fixed interval's step"),
+    ("C_CHOOSER", 1, "the seat that chooses the interval"),
+    ("C_DRAW_LIMIT", 1, "draws before a pass (0: no limit)"),
+    ("C_TURN_CAP", 1, "turns before a stall"),
+    ("C_STACKED", 1, "1: play the deck in O_ORDER's order (tests)"),
+    ("C_NSTEPS", 1, "the steps in O_STEPS"),
+    ("C_NCARDS", 1, "cards in the deck"),
+    ("C_NKINDS", 1, "kinds of card in the deck"),
+    ("O_IDS", MAXC, "scratch: the card ids of a play"),
+    ("O_SCR", MAXK, "scratch: a hand's counts after a play"),
+    ("O_SUPPLY", 8, "scratch: cards per letter (the interval choice)"),
+    ("O_KID", MAXK, "the first card id of each kind (a hand without ids gives it)"),
+    # the game, reset by init_state
+    ("O_GAME", 0, "where the game starts"),
+    ("O_HAND", MAXP * MAXC, "card ids, seat s's hand at O_HAND + s * MAXC (kept when S_IDS is set)"),
+    ("O_HN", MAXP, "hand sizes"),
+    ("O_CNT", MAXP * MAXK, "cards of each kind in each hand, seat s's at O_CNT + s * MAXK"),
+    ("O_NWILD", MAXP, "wilds in each hand (the sum of its wild kinds' counts, kept up to date)"),
+    ("O_STOCK", MAXC, "the stock; its top is st[O_STOCK + st[S_POS]]"),
+    ("O_DISC", MAXC, "the discard pile, bottom first"),
+    ("O_DCNT", MAXK, "cards of each kind in the discard pile (what everyone can see)"),
+    ("S_POS", 1, "the stock's read position"),
+    ("S_NSTOCK", 1, "the stock's end (cards in stock = S_NSTOCK - S_POS)"),
+    ("S_NDISC", 1, "cards in the discard pile"),
+    ("S_NEED", 1, "the letter the next play must give (NEED_ANY: any)"),
+    ("S_STEP", 1, "the interval as a step: 1 (seconds) .. 6 (sevenths)"),
+    ("S_NE", 1, "trace events written"),
+    ("S_OVF", 1, "1 if the trace buffer overflowed"),
+    ("S_IDS", 1, "1: the hands keep their card ids at O_HAND (see the module docstring)"),
+    ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): standings = minus the hand sizes"),
+], size_name="ST_SIZE")
+# (the short names the rules use for the players, cards and kinds)
+STATE.define(globals(), aliases={"S_N": "C_PLAYERS", "S_NCARDS": "C_NCARDS", "S_NKINDS": "C_NKINDS"})
 
-# --- trace events: column 0 is the code, fields 1..7, card lists from column TRACE_FIXED ----------
-TRACE_FIXED = 8
-TRACE_WIDTH = TRACE_FIXED + MAXC
-(EV_DECK, EV_DEAL, EV_INTERVAL, EV_START, EV_START_LETTER, EV_TURN, EV_PLAY, EV_DRAW, EV_PASS,
- EV_RESHUFFLE, EV_PENALTY, EV_END) = range(1, 13)
-DRAW_NORMAL, DRAW_PENALTY = 0, 1
-PEN_MISPLAY, PEN_FORGOT = 0, 1
-HOW_FIXED, HOW_RANDOM, HOW_CHOSEN = 0, 1, 2
+TRACE_WIDTH = TRACE_FIXED + MAXC  # a trace row: the code, the fields, a list of up to MAXC cards
 
 
 @njit(cache=True, inline="always")
-def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7):
-    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0):
+    """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing
+    is off or the buffer is full)."""
     if not on:
         return -1
     k = st[S_NE]
@@ -219,7 +214,7 @@ def reshuffle(st, rng, tr, on):
     st[S_NDISC] = 1
     st[S_POS] = 0
     st[S_NSTOCK] = m
-    k = emit(st, tr, on, EV_RESHUFFLE, top, m, 0, 0, 0, 0, 0)
+    k = emit(st, tr, on, EV_RESHUFFLE, top, m)
     if k >= 0:
         for i in range(m):
             tr[k, TRACE_FIXED + i] = st[O_STOCK + i]

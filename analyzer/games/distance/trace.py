@@ -1,84 +1,32 @@
-"""The Distance trace: engine event rows -> JSON-ready dicts -> lines a person reads.
+"""The Distance trace: engine event rows -> JSON-ready dicts (decoded as events.py declares them) -> lines a
+person reads. The event fields are documented in docs/distance.md (section "Trace events")."""
+from types import SimpleNamespace
 
-Every card appears as {"id", "name"} (the id tells copies apart; the name gives its kind and copy).
-The event fields are documented in docs/distance.md (section "Trace events")."""
 import numpy as np
 
 from analyzer.games.base import plural, record_events
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import lookahead as LA
 from analyzer.games.distance import state as S
-from analyzer.games.distance.rules import LETTERS
-
-HOW = {S.HOW_FIXED: "fixed", S.HOW_RANDOM: "random", S.HOW_CHOSEN: "chosen"}
-ENDS = {E.END_WON: "won", E.END_DEADLOCK: "stall: a full round of passes with nothing to draw",
-        E.END_CAP: "stall: the turn cap"}
+from analyzer.games.distance.events import EVENTS
 
 
-def play_traced(encoded, seed, game_index, names=None):
+def context(encoded):
+    """What decoding an event needs besides its row: the players and the cards' names."""
+    config, _, card_names = encoded
+    return SimpleNamespace(players=int(config[S.C_PLAYERS]), names=card_names)
+
+
+def play_traced(encoded, seed, game_index):
     """Play one game with the batch kernel's own code; returns (events, result row)."""
-    config, rates, card_names = encoded
-    n = int(config[S.C_PLAYERS])
-    out = np.zeros(len(E.columns(n)), dtype=np.int64)
+    config, rates, _ = encoded
+    ctx = context(encoded)
+    out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
     play = LA.play_game_look if LA.uses_lookahead(config) else E.play_game
     rows = record_events(
         lambda buf: play(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
         1024, S.TRACE_WIDTH)
-    return [decode(row, card_names, n) for row in rows], out
-
-
-def _letter(x):
-    return "any" if x == S.NEED_ANY else LETTERS[int(x)]
-
-
-def _card(names, c):
-    return {"id": int(c), "name": names[int(c)]}
-
-
-def _cards(names, row, k, skip=0):
-    """The k cards listed from column TRACE_FIXED + skip."""
-    start = S.TRACE_FIXED + skip
-    return [_card(names, c) for c in row[start:start + k]]
-
-
-def decode(row, names, n):
-    code = int(row[0])
-    f = [int(x) for x in row[:S.TRACE_FIXED]]
-    if code == S.EV_DECK:
-        return {"type": "deck", "cards": _cards(names, row, f[1])}
-    if code == S.EV_DEAL:
-        return {"type": "deal", "seat": f[1], "cards": _cards(names, row, f[2])}
-    if code == S.EV_INTERVAL:
-        return {"type": "interval", "interval": f[1], "step": f[1] - 1, "how": HOW[f[2]],
-                "chooser": f[3] if f[3] >= 0 else None}
-    if code == S.EV_START:
-        return {"type": "start", "card": _card(names, f[1]), "needed": _letter(f[2])}
-    if code == S.EV_START_LETTER:
-        return {"type": "start_letter", "seat": f[1], "letter": _letter(f[2]), "needed": _letter(f[3])}
-    if code == S.EV_TURN:
-        return {"type": "turn", "turn": f[1], "seat": f[2], "needed": _letter(f[3]), "hand_size": f[4]}
-    if code == S.EV_PLAY:
-        return {"type": "play", "seat": f[1], "cards": _cards(names, row, f[4]), "declared": _letter(f[2]),
-                "needed_next": _letter(f[3])}
-    if code == S.EV_DRAW:
-        return {"type": "draw", "seat": f[1], "card": _card(names, f[2]), "fits": bool(f[3]),
-                "penalty": f[4] == S.DRAW_PENALTY}
-    if code == S.EV_PASS:
-        return {"type": "pass", "seat": f[1], "drew": f[2], "needed": _letter(f[3])}
-    if code == S.EV_RESHUFFLE:
-        return {"type": "reshuffle", "kept_on_top": _card(names, f[1]), "stock": _cards(names, row, f[2])}
-    if code == S.EV_PENALTY:
-        if f[2] == S.PEN_MISPLAY:
-            # what the table saw (the cards put down, then taken back, and the letter said), then the intent
-            return {"type": "penalty", "seat": f[1], "kind": "misplay",
-                    "cards_taken_back": _cards(names, row, f[5], skip=f[3]),
-                    "letter": _letter(f[6]) if f[6] >= 0 else None,
-                    "intended_cards": _cards(names, row, f[3]), "intended_letter": _letter(f[4])}
-        return {"type": "penalty", "seat": f[1], "kind": "forgot_call", "cards_taken_back": [], "letter": None}
-    if code == S.EV_END:
-        return {"type": "end", "end": ENDS[f[1]], "winner": f[2] if f[2] >= 0 else None, "turns": f[3],
-                "cards_left": [int(x) for x in row[S.TRACE_FIXED:S.TRACE_FIXED + n]]}
-    raise ValueError(f"unknown The Distance event code {code}")
+    return [EVENTS.decode(row, ctx) for row in rows], out
 
 
 def _a(letter):

@@ -1,7 +1,6 @@
 """Bring the Noize: bluff bidding on how many cards of an instrument all players hold (2-7 players)."""
 import numpy as np
 
-from analyzer.games import drama
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
@@ -9,6 +8,7 @@ from analyzer.games.noize import idle as I
 from analyzer.games.noize import lookahead as LA
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
+from analyzer.games.noize.events import EVENTS
 
 POLICIES = (
     Policy("random", E.P_RANDOM,
@@ -39,19 +39,13 @@ POLICIES = (
 )
 
 
-def columns(n):
-    return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
-            + [f"final_hand_{s}" for s in range(n)]
-            + ["challenger_wins", "bids", "opening_challenged", "bluffs"]
-            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in E.POWER for s in range(n)])
-
-
 def encode(rules, seats):
     n = len(seats)
     counts = R.deck_counts(rules)
     deck = np.repeat(np.arange(E.N_TYPES, dtype=np.int64), counts)
-    arr = np.array([n, rules["start_cards"], rules["finish_cards"], int(rules["shuffle_each_round"]), 0],
-                   dtype=np.int64)
+    arr = np.zeros(E.N_RULES, dtype=np.int64)
+    arr[E.R_PLAYERS], arr[E.R_START], arr[E.R_FINISH] = n, rules["start_cards"], rules["finish_cards"]
+    arr[E.R_SHUFFLE] = int(rules["shuffle_each_round"])
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):
@@ -78,12 +72,15 @@ GAME = Game(
     summary="bluff bidding on how many cards of an instrument all players hold together",
     settings=R.SETTINGS,
     policies=POLICIES,
-    columns=columns,
+    columns=E.columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
     batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
+    events=EVENTS,
+    events_source="analyzer/games/noize/events.py",
+    trace_context=T.context,
     length_label="rounds",
     end_conditions=("a challenge loser reached the finish count",),
     metrics=(
