@@ -36,22 +36,20 @@ class Table:
     def encoded(self, policies=None, scripts=None):
         seats = [GAME.validate_seat({"policy": (policies or ["greedy"] * self.n)[s]}, "test", f"seat{s}")
                  for s in range(self.n)]
-        enc = list(GAME.encode(self.rules, seats))
+        enc = GAME.encode(self.rules, seats)
         if scripts is not None:
             width = max(len(m) for m in scripts if m is not None) + 1
             par = np.full((self.n, max(width, P.N_PAR)), -1.0)
-            pol = enc[-2].copy()
+            pol = enc.tables.pol.copy()
             for s, moves in enumerate(scripts):
                 if moves is None:
-                    par[s, :P.N_PAR] = enc[-1][s]
+                    par[s, :P.N_PAR] = enc.tables.par[s]
                     continue
                 pol[s] = P.P_SCRIPT
                 for i, m in enumerate(moves):
                     par[s, i] = move(m)
-            enc[-2], enc[-1] = pol, par
-        out = Encoded(enc)
-        out.deck = self.deck
-        return out
+            enc = Encoded(enc._replace(tables=enc.tables._replace(pol=pol, par=par)), self.deck)
+        return enc
 
     def gp_order(self, top_kinds):
         """Card ids: the first unused copy of each named kind, in order, then every other card by id."""

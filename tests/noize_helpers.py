@@ -37,7 +37,7 @@ def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
         par[s, :len(moves)] = moves
     pol = np.full(n, E.P_SCRIPT, dtype=np.int64)
     table = np.zeros((1, 1, 1, 1, 1))
-    out = np.zeros(E.n_columns(n), dtype=np.int64)
+    out = np.zeros(E.ROW.width(n), dtype=np.int64)
     buf = np.zeros((2000, E.TRACE_FIXED + deck.shape[0]), dtype=np.int64)
     written = E.play_game(np.uint64(seed), game, rules, deck, pol, par, table, *A.scalar_only(n), out, buf,
                           np.int64(1))

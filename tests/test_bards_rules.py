@@ -10,6 +10,7 @@ from analyzer.games.bards import engine as E
 from analyzer.games.bards import policies as P
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
+from analyzer.games.bards.events import RS_CHOSEN
 from analyzer.games.bards.trace import decode
 from analyzer.rng import new_streams
 
@@ -45,7 +46,7 @@ class Pos:
             S.place(self.st, self.tbl, seat, slot, self.c(n), 0, self.tr, True)
 
     def conclude(self, seat, slot, named_excuse=-1, named_meme=-1):
-        return S.conclude(self.st, self.tbl, seat, slot, S.RS_CHOSEN, named_excuse, named_meme, self.tr, True)
+        return S.conclude(self.st, self.tbl, seat, slot, RS_CHOSEN, named_excuse, named_meme, self.tr, True)
 
     def events(self):
         return [decode(row, self.tbl) for row in self.tr[:self.st[S.S_NE]]]
@@ -234,7 +235,7 @@ def test_excuse_as_the_meme_names_a_suit_at_every_conclusion():
     p.meme("Excuse")
     assert p.st[S.S_MASK] == 0 and p.st[S.S_MEXC] == 1
     p.tale(0, 0, "Forest", "Chance Meeting", "Market")  # Leaves three times
-    score = P.do_conclude(p.st, p.tbl, 0, 0, S.RS_CHOSEN, 0, p.pint, p.rng, p.tr, True)
+    score = P.do_conclude(p.st, p.tbl, 0, 0, RS_CHOSEN, 0, p.pint, p.rng, p.tr, True)
     c = [e for e in p.events() if e["type"] == "conclude"][-1]
     assert c["named_suit_meme"] == "Leaves" and score == 3 and c["meme_points"] == 3
     assert p.st[S.S_MEME] == p.c("Sea")

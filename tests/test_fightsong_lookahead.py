@@ -12,7 +12,8 @@ from analyzer.games.fightsong import GAME
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import lookahead as LA
 from analyzer.scenario import from_dict
-from analyzer.games.fightsong.state import S_BASE, S_CNT, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, hn_at
+from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
+from analyzer.games.fightsong.state import S_BASE, S_CNT, S_SIZE, S_TOP, hn_at
 from fightsong_helpers import Table, interleave, of_type
 from test_fightsong_properties import check_games
 
@@ -24,7 +25,7 @@ def _rows(raw, kernel=None, first=0):
     if kernel is None:
         GAME.run_batch(enc, raw["seed"], first, out)
     else:
-        kernel(np.uint64(raw["seed"]), first, *enc, out)
+        kernel(np.uint64(raw["seed"]), first, E.Config(*enc), out)
     return out
 
 
@@ -38,7 +39,7 @@ def test_the_lookahead_kernel_plays_other_policies_exactly_as_the_default_kernel
 def test_only_a_lookahead_seat_selects_the_lookahead_kernel():
     def pol(seats):
         return from_dict({"game": "fightsong", "games": 10, "seed": 1, "players": 3, "all_seats": {"policy": "greedy"},
-                          "seats": seats}).arms[0].encoded(GAME)[12]
+                          "seats": seats}).arms[0].encoded(GAME).tables.pol
     assert not LA.uses_lookahead(pol({"0": {"policy": "random"}}))
     assert LA.uses_lookahead(pol({"2": {"policy": "lookahead"}}))
 
@@ -131,13 +132,12 @@ def _memory_after_a_game(players, seed, game, policies, rules=None):
     raw = {"game": "fightsong", "games": 1, "seed": seed, "players": players, "rules": rules or {},
            "seats": {str(s): {"policy": p} for s, p in enumerate(policies)}}
     enc = from_dict(raw).arms[0].encoded(GAME)
-    (rules_arr, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par) = enc
-    game_arrays = E.scratch(rules_arr, order_gp, order_act, order_fs)
+    cfg = E.Config(*enc)
+    game_arrays = E.scratch(cfg)
     out = np.zeros((1, len(GAME.columns(players))), dtype=np.int64)
-    look = LA._scratch(rules_arr, order_gp, order_act, order_fs, game_arrays[1], out.shape[1])
-    LA._compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look)
-    E.run(np.uint64(seed), game, 0, 1, rules_arr, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab,
-          lf, deck_k, pol, par, out, E.NO_TRACE, False, *game_arrays, look, None)
+    look = LA._scratch(cfg, game_arrays[1], out.shape[1])
+    LA._compile_choose(game_arrays, cfg, look)
+    E.run(np.uint64(seed), game, 0, 1, cfg, out, E.NO_TRACE, False, *game_arrays, look, None)
     return game_arrays, look, enc
 
 
@@ -150,8 +150,8 @@ def test_reading_greedy_players_never_rules_out_a_card_they_hold():
     for game in range(30):
         (st, rg, hand, rng), look, enc = _memory_after_a_game(4, 11, game, ["greedy"] * 4,
                                                               {"max_hands": 10, "target": 1000})
-        known_by, ruled_out, reads = look[LA.LOOK_KNOWN_BY], look[LA.LOOK_RULED_OUT], look[LA.LOOK_READS]
-        gp_kind = enc[4]
+        known_by, ruled_out, reads = look.known_by, look.ruled_out, look.reads
+        gp_kind = enc.tables.gp_kind
         assert (reads == 0b1111).all()
         for s in range(4):
             for o in range(4):
@@ -179,8 +179,8 @@ def test_a_redeal_keeps_what_the_seat_knows_and_moves_only_cards_it_does_not():
     from the cards not yet placed)."""
     (st, rg, hand, rng), look, enc = _memory_after_a_game(4, 12, 0, ["lookahead", "greedy", "lookahead", "greedy"],
                                                           {"max_hands": 10, "target": 1000})
-    known_by, ruled_out = look[LA.LOOK_KNOWN_BY], look[LA.LOOK_RULED_OUT]
-    gp_kind = enc[4]
+    known_by, ruled_out = look.known_by, look.ruled_out
+    gp_kind = enc.tables.gp_kind
     n_gp, n_act = st[S_SIZE + STK_GP], st[S_SIZE + STK_ACT]
     sst, srg, shand = (np.zeros_like(a) for a in (st, rg, hand))
     pool = np.zeros(len(rg), dtype=np.int64)

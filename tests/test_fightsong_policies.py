@@ -19,7 +19,7 @@ def test_greedy_table_is_the_plain_search():
     corner worth least to the deck, then the lowest corner and kind."""
     deck = R.load_deck(R.DEFAULT_DECK)
     enc = GAME.encode(GAME.validate_rules({}, 4, "t"), [GAME.validate_seat({"policy": "greedy"}, "t", "s")] * 4)
-    score, vers, cval, gtab = enc[6], enc[7], enc[8], enc[9]
+    score, vers, cval, gtab = enc.tables.score, enc.tables.vers, enc.tables.cval, enc.tables.gtab
     rng = np.random.default_rng(5)
     for _ in range(3000):
         b = int(rng.integers(score.shape[0]))
@@ -38,7 +38,7 @@ def test_greedy_keeps_the_versatile_card_on_a_tie(tmp_path):
     act = [(["Band/Woodwind", "Cheer/Flyer", "Fans/Students", "Band/Brass"], "Cheer"),
            (["Band/Woodwind", "Band/Woodwind", "Band/Percussion", "Band/Woodwind"], "Band")]
     t = Table(tmp_path, 4, act, [act[0]], hand_size=2, refill_at=0, refill_cards=1, target=1, fs_step=100)
-    vers = t.encoded()[7]
+    vers = t.encoded().tables.vers
     assert vers[KIND["Band/Woodwind"]] > vers[KIND["Cheer/Flyer"]]
     hands = [["Band/Woodwind", "Cheer/Flyer"], [F, F], [F, F], [F, F]]
     ev, _ = t.play(interleave(hands))
@@ -59,22 +59,20 @@ def first_plays(tmp_path, act, hands, seats, players=4, copies=8, scripts=None):
     """The plays of hand 1 (target 1: the game ends after it) with the given seat specs."""
     t = Table(tmp_path, players, act, act, copies=copies, hand_size=len(hands[0]), target=1, fs_step=100,
               refill_at=0 if players > 2 else 1, refill_cards=2)
-    enc = list(GAME.encode(t.rules, [GAME.validate_seat(dict(x), "t", "s") for x in seats]))
+    from analyzer.games.fightsong.trace import Encoded, play_traced
+
+    enc = GAME.encode(t.rules, [GAME.validate_seat(dict(x), "t", "s") for x in seats])
     if scripts:
         width = max(len(m) for m in scripts if m) + 1
         par = np.full((players, max(width, P.N_PAR)), -1.0)
         for s_, moves in enumerate(scripts):
             if moves:
-                enc[-2][s_] = P.P_SCRIPT
+                enc.tables.pol[s_] = P.P_SCRIPT
                 par[s_, :len(moves)] = [KIND[k] * 4 + c for k, c in moves]
             else:
-                par[s_, :P.N_PAR] = enc[-1][s_]
-        enc[-1] = par
-    from analyzer.games.fightsong.trace import Encoded, play_traced
-
-    e = Encoded(enc)
-    e.deck = t.deck
-    events, _ = play_traced(e, 1, 0, stacked=(t.gp_order(interleave(hands)), [0], [0]))
+                par[s_, :P.N_PAR] = enc.tables.par[s_]
+        enc = Encoded(enc._replace(tables=enc.tables._replace(par=par)), t.deck)
+    events, _ = play_traced(enc, 1, 0, stacked=(t.gp_order(interleave(hands)), [0], [0]))
     return of_type(events, "play")
 
 

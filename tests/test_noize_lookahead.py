@@ -55,7 +55,7 @@ def _one_round(opponent_hand, own_hand, script, samples=8):
     par[1, LA.LA_SAMPLES], par[1, LA.LA_HORIZON] = samples, 1
     table = E.tail_table(np.array(STANDARD, dtype=np.int64), start, finish, n)
     actions, seat_rows, first = A.build(pol, par, start, finish, table)
-    out = np.zeros(E.n_columns(n), dtype=np.int64)
+    out = np.zeros(E.ROW.width(n), dtype=np.int64)
     buf = np.zeros((200, E.TRACE_FIXED + deck.shape[0]), dtype=np.int64)
     written = LA.play_game_look(np.uint64(3), 0, rules, deck, pol, par, table, actions, seat_rows, first, out, buf,
                                 np.int64(1))

@@ -31,8 +31,8 @@ class Kind:
         return 0
 
     def decode(self, slots, items, ctx, ev, raw):
-        """The JSON value from the field's slots and list items; ev: the fields decoded before it, raw:
-        their first slots (by name)."""
+        """The JSON value from the field's slots and list items; ev: the fields decoded before it, raw: every
+        field's slot (a tuple of them for a field of several), by name."""
         return self.value(int(slots[0]), ctx)
 
     def value(self, x, ctx):
@@ -173,8 +173,8 @@ class FlaggedSeats(Kind):
 
 
 class Derived(Kind):
-    """A value computed from the fields before it (no slot): fn(ev, raw, ctx), ev the decoded fields before
-    it, raw their first slots; checked as `kind`."""
+    """A value computed from the other fields (no slot): fn(ev, raw, ctx), ev the decoded fields before it, raw
+    every field's slot(s); checked as `kind`."""
 
     slots = 0
 
@@ -230,17 +230,19 @@ class Events:
         if code not in self.by_code:
             raise ValueError(f"unknown {self.title} event code {code}")
         ev = self.by_code[code]
-        out = {"type": ev.type}
-        raw = {}
+        # every field's slots and list items first: a derived field may read any slot (raw, by field name)
+        parts, raw = [], {}
         slot, at = 1, self.list_at
         for name, kind, _ in ev.fields:
             slots = row[slot:slot + kind.slots]
             slot += kind.slots
             n = kind.items(slots, ctx)
-            items = row[at:at + n]
+            parts.append((name, kind, slots, row[at:at + n]))
             at += n
             if kind.slots:
-                raw[name] = int(slots[0])
+                raw[name] = int(slots[0]) if kind.slots == 1 else tuple(int(x) for x in slots)
+        out = {"type": ev.type}
+        for name, kind, slots, items in parts:
             out[name] = kind.decode(slots, items, ctx, out, raw)
         return out
 

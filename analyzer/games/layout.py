@@ -11,7 +11,8 @@ derived from the sizes, so a field is added (or grown) in one place.
 - `Row`: a result row whose blocks grow with the players (SEATS: one column per seat) or teams (TEAMS).
   Its pieces give both the column names (`names(n, t)`, the game's `columns`) and the constants the
   kernel writes with: a piece's constant is (seats, teams, fixed) before it, and `col(piece, n, t)`
-  (numba, inlined and folded) is its column for n seats and t teams.
+  (numba, inlined and folded) is its column for n seats and t teams; a game played by a fixed number of
+  players defines the columns themselves (`define(globals(), players=2)`).
 
 `defined_names()` lists every name a layout defined, with its layout: tests check that the kernels'
 offsets all come from a declaration (tests/test_layouts.py).
@@ -100,9 +101,13 @@ class Row:
                 fixed += len(columns)
         self.width_form = (seats, teams, fixed)
 
-    def define(self, namespace):
-        """Assign each piece's position (seats, teams, fixed before it) in `namespace`, for `col`."""
-        _register(namespace, dict(self.positions), self)
+    def define(self, namespace, players=None):
+        """Assign each piece's position (seats, teams, fixed before it) in `namespace`, for `col`; for a game
+        of a fixed number of players (and no teams), its column itself, a plain int."""
+        if players is None:
+            _register(namespace, dict(self.positions), self)
+        else:
+            _register(namespace, {name: self.column(name, players) for name in self.positions}, self)
 
     def names(self, n, t=0):
         """The column names for n seats and t teams, in order."""

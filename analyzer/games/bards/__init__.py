@@ -6,6 +6,7 @@ from analyzer.games.bards import idle as I
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
 from analyzer.games.bards import trace as T
+from analyzer.games.bards.events import EVENTS
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 
 PLAY_CHOICES = ("random", "greedy")
@@ -74,7 +75,7 @@ POLICIES = (
 
 
 def columns(n):
-    return list(S.COLUMNS)
+    return S.ROW.names(2)
 
 
 def encode(rules, seats):
@@ -112,6 +113,9 @@ GAME = Game(
     batch=E.batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
+    events=EVENTS,
+    events_source="analyzer/games/bards/events.py",
+    trace_context=T.context,
     length_label="turns",
     end_conditions=("the draw pile ran out",),
     metrics=(

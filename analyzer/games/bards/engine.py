@@ -14,23 +14,18 @@ from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.policies import (
     N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
     split_decide)
+from analyzer.games.bards.events import (
+    EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN, MR_SETUP,
+    TRACE_FIXED)
 from analyzer.games.bards.state import (
-    EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN,
-    I_SPLIT, MAXC, MR_SETUP, N_COLS, O_PILE, O_STAT, R_CHOSEUP, R_NWIN, R_S14D, R_S14U, R_S23D,
-    R_S23U, R_TIEBARD, R_WIN, S_BARD, S_NE, S_OVF, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE, TRACE_FIXED, draw, emit,
-    finish, init_state, pile_left, place, set_meme)
+    I_SPLIT, N_COLS, O_DRAMA, O_PILE, O_STAT, R_CHOSEUP, R_DRAMA, R_NWIN, R_POWER_SETUP, R_POWER_TALES, R_S14D,
+    R_S14U, R_S23D, R_S23U, R_TIEBARD, R_WIN, S_BARD, S_EXCT, S_NE, S_OVF, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE,
+    TRACE_WIDTH, draw, emit, finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
-from analyzer.games.bards.state import O_DRAMA, R_DRAMA, R_POWER, S_EXCT
+from analyzer.games.layout import Layout
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
-
-TRACE_WIDTH = TRACE_FIXED + MAXC
-
-
-def n_columns():
-    return N_COLS
-
 
 @helper()
 def _drama_look(st, turn):
@@ -45,24 +40,34 @@ def _setup_power(st, tbl, seat, a, b):
     """Card power: the best audience value of the seat's two setup cards, as a category (result columns)."""
     v = max(tbl[a, C_VALUE], tbl[b, C_VALUE])
     cat = 0 if v >= 10 else 1 if v >= 7 else 2
-    st[O_STAT + R_POWER + 2 * cat + seat] = 1
+    st[O_STAT + R_POWER_SETUP + 2 * cat + seat] = 1
 
 
 @njit(cache=True, inline="always")  # one caller
 def end_game(st, tbl, active, pint, rng, tr, on):
     """The end: the player who cannot draw five concludes all her tales first, then her opponent
     (a conclusion that scores meme points replaces the meme in between)."""
-    emit(st, tr, on, EV_END, active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    emit(st, tr, on, EV_END, active, pile_left(st))
     conclude_all(st, tbl, active, pint, rng, tr, on)
     conclude_all(st, tbl, 1 - active, pint, rng, tr, on)
 
 
-# the scratch arrays of a game (`scratch`; a batch reuses one set for many games): int64
-# ib = group cards, play_random's scratch, the hand, the two groups, the setup cards; float64
-# fb = the splitter's and the chooser's group values, the per-turn cache; the group values' tree.
-IB_G, IB_SCR, IB_HAND, IB_UP, IB_DN, IB_D, IB_SIZE = 0, 8, 24, 29, 34, 39, 43
-FB_VS, FB_VC, FB_CACHE = 0, 32, 64
-FB_SIZE = FB_CACHE + N_CACHE
+# the scratch arrays of a game (`scratch`; a batch reuses one set for many games), each declared once; the
+# group values' tree (ni, nf) besides
+IB = Layout("Battle of the Bards' int64 scratch (ib)", [
+    ("IB_SCR", 16, "play_random's scratch"),
+    ("IB_HAND", 5, "the hand"),
+    ("IB_UP", 5, "the face-up group"),
+    ("IB_DN", 5, "the face-down group"),
+    ("IB_D", 4, "the setup cards"),
+], size_name="IB_SIZE")
+IB.define(globals())
+FB = Layout("Battle of the Bards' float64 scratch (fb)", [
+    ("FB_VS", 32, "the splitter's group values"),
+    ("FB_VC", 32, "the chooser's group values"),
+    ("FB_CACHE", N_CACHE, "the per-turn cache"),
+], size_name="FB_SIZE")
+FB.define(globals())
 NO_ORDER = np.zeros(0, dtype=np.int64)  # run: deal by the seeded shuffle
 NO_TRACE = np.zeros((1, TRACE_WIDTH), dtype=np.int64)
 
@@ -107,7 +112,7 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
             else:
                 for j in range(n):
                     st[O_PILE + j] = order[j]
-            k = emit(st, tr, on, EV_DECK, n, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_DECK, n)
             if k >= 0:
                 for i in range(n):
                     tr[k, TRACE_FIXED + i] = st[O_PILE + i]
@@ -115,11 +120,11 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
             # setup: the dominant meme, then seat 1 deals four cards to start the four tales
             meme = draw(st)
             set_meme(st, meme, tbl)
-            emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st))
             for i in range(4):
                 d[i] = draw(st)
             j = setup_decide(st, tbl, d, pint, pflt, rng)
-            k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1], 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1])
             if k >= 0:
                 for i in range(4):
                     tr[k, TRACE_FIXED + i] = d[i]
@@ -162,12 +167,12 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
                         over = False
                         break
                 st[S_TURN] += 1
-                emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st), 0, 0, 0, 0, 0, 0, 0, 0)
+                emit(st, tr, on, EV_TURN, st[S_TURN], active, pile_left(st))
                 for i in range(5):
                     hand[i] = draw(st)
             for i in range(N_CACHE_TURN):
                 cache[i] = 0.0
-            k = emit(st, tr, on, EV_DRAW, active, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_DRAW, active, 5)
             if k >= 0:
                 for i in range(5):
                     tr[k, TRACE_FIXED + i] = hand[i]
@@ -196,7 +201,7 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
                 st[O_STAT + R_S23U] += 1
             else:
                 st[O_STAT + R_S23D] += 1
-            k = emit(st, tr, on, EV_SPLIT, active, nu, nd, up, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_SPLIT, active, nu, nd)
             if k >= 0:
                 for i in range(nu):
                     tr[k, TRACE_FIXED + i] = upc[i]
@@ -204,17 +209,17 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
                     tr[k, TRACE_FIXED + nu + i] = dnc[i]
             chooser = 1 - active
             take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf)
-            emit(st, tr, on, EV_CHOICE, chooser, take, nu, 0, 0, 0, 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_CHOICE, chooser, take, nu)
             if take != 0:
                 st[O_STAT + R_CHOSEUP] += 1
             first = chooser if take != 0 else active
             second = 1 - first
-            k = emit(st, tr, on, EV_GROUP, first, 1, nu, 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_GROUP, first, 1, nu)
             if k >= 0:
                 for i in range(nu):
                     tr[k, TRACE_FIXED + i] = upc[i]
             play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on)
-            k = emit(st, tr, on, EV_GROUP, second, 0, nd, 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_GROUP, second, 0, nd)
             if k >= 0:
                 for i in range(nd):
                     tr[k, TRACE_FIXED + i] = dnc[i]
@@ -226,12 +231,12 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
             end_game(st, tbl, active, pint, rng, tr, on)
             _drama_look(st, st[S_TURN])  # the tales concluded at the end
             for s in range(2):
-                st[O_STAT + R_POWER + 6 + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
+                st[O_STAT + R_POWER_TALES + 2 * (st[S_BARD + s] + 2 * st[S_EXCT + s]) + s] = 1
             finish(st, row)
             winner = -1 if row[R_NWIN] != 1 else (0 if row[R_WIN] == 1 else 1)
             drama.finish(st, O_DRAMA, 2, winner, st[S_TURN], row, R_DRAMA)
-            emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], row[R_NWIN], row[R_WIN], row[R_WIN + 1],
-                 row[R_TIEBARD], st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st), 0)
+            emit(st, tr, on, EV_RESULT, st[S_SCORE], st[S_SCORE + 1], row[R_WIN], row[R_WIN + 1], row[R_TIEBARD],
+                 st[S_TURN], st[S_BARD], st[S_BARD + 1], pile_left(st))
         ne = -1 if on and st[S_OVF] != 0 else st[S_NE]
     return ne
 

@@ -35,7 +35,8 @@ import numpy as np
 from analyzer.games.bards import engine as E
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.state import (
-    I_HORIZON, I_SAMPLES, I_SPLIT, N_COLS, O_PILE, R_WIN, S_N, S_POS, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE)
+    I_HORIZON, I_SAMPLES, I_SPLIT, MAXC, N_COLS, O_PILE, R_WIN, S_N, S_POS, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE,
+    TRACE_WIDTH)
 from analyzer.rng import GOLDEN, mix64, next_u64, shuffle
 
 N_SPLITS = 30  # face-up groups 1..30 of the five cards
@@ -64,8 +65,8 @@ def scratch():
     deck order, their policies, the draw pile's cards and the candidates' sums."""
     st, rng, ib, fb, ni, nf = E.scratch()
     pint, pflt = _greedy_defaults()
-    return (st, rng, ib, fb, ni, nf, np.zeros((1, N_COLS), dtype=np.int64), np.zeros((1, E.TRACE_WIDTH), dtype=np.int64),
-            E.NO_ORDER, pint, pflt, np.zeros(E.MAXC, dtype=np.int64), np.zeros(N_SPLITS, dtype=np.int64))
+    return (st, rng, ib, fb, ni, nf, np.zeros((1, N_COLS), dtype=np.int64), np.zeros((1, TRACE_WIDTH), dtype=np.int64),
+            E.NO_ORDER, pint, pflt, np.zeros(MAXC, dtype=np.int64), np.zeros(N_SPLITS, dtype=np.int64))
 
 
 @helper(forceinline=True)

@@ -28,10 +28,10 @@ from numba import njit
 
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
+from analyzer.games.bards.events import RS_CHOSEN, RS_END, RS_EXCUSE, RS_FORCED
 from analyzer.games.bards.state import (
     CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
-    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, RS_CHOSEN, RS_END,
-    RS_EXCUSE, RS_FORCED, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM,
+    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
 from analyzer import rng as random_streams

@@ -12,9 +12,12 @@ Card table columns are those of rules.py (C_SUITS, C_RANK, ...), one row per phy
 import numpy as np
 from numba import njit
 
+from analyzer.games import drama
+from analyzer.games.bards.events import EV_CONCLUDE, EV_MEME, EV_PLACE, MR_REPLACED, RS_END, RS_FORCED, TRACE_FIXED
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import (C_BARD, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE)
 from analyzer.games.drama import block_size
+from analyzer.games.layout import SEATS, Layout, Row
 
 
 MAXC = 90  # largest deck (double extended)
@@ -23,57 +26,74 @@ MAXC = 90  # largest deck (double extended)
 NF = 10
 T_N, T_MV, T_LAST, T_SET, T_MP, T_PACK, T_H1, T_H2, T_H3, T_BLK = range(NF)
 
-# --- result columns ----------------------------------------------------------------------------
-COLUMNS = (
-    "win_0", "win_1", "n_winners", "length", "end",
-    "score_0", "score_1", "margin", "had_bard_0", "had_bard_1", "tie_broken_by_bard",
-    "tales_0", "tales_1", "zero_tales_0", "zero_tales_1", "tales", "zero_tales", "lost_audience",
-    "meme_points", "set_points", "points", "meme_changes", "meme_suitless",
-    "splits", "split_1_4_large_up", "split_1_4_large_down", "split_2_3_large_up",
-    "split_2_3_large_down", "chose_face_up", "forced_concludes", "excuse_played", "final_tales",
-    "cards_left",
-    # drama and card power (issue 12), last: see analyzer/games/drama.py and the POWER categories below
-    "lead_changes", "decided_at", "comeback", "final_margin",
-    "setup_crown_0", "setup_crown_1", "setup_high_0", "setup_high_1", "setup_low_0", "setup_low_1",
-    "tale_neither_0", "tale_neither_1", "tale_bard_0", "tale_bard_1", "tale_excuse_0", "tale_excuse_1",
-    "tale_both_0", "tale_both_1",
-)
+# --- the result row ----------------------------------------------------------------------------
 # card power: the best audience value among the two cards that start a seat's tales at the setup; the Bard
 # (Crown of Suns) and the Excuse in the seat's tales at any time
 POWER_SETUP = (("a Crown (10)", "setup_crown_"), ("best 7 to 9", "setup_high_"), ("best 6 or less", "setup_low_"))
 POWER_TALES = (("neither", "tale_neither_"), ("the Bard, not the Excuse", "tale_bard_"),
                ("the Excuse, not the Bard", "tale_excuse_"), ("the Bard and the Excuse", "tale_both_"))
-N_COLS = len(COLUMNS)
-R_DRAMA = COLUMNS.index("lead_changes")
-R_POWER = COLUMNS.index("setup_crown_0")
-(R_WIN, _R_WIN1, R_NWIN, R_LEN, R_END,
- R_SCORE, _R_SCORE1, R_MARGIN, R_BARD, _R_BARD1, R_TIEBARD,
- R_TALES, _R_TALES1, R_ZERO, _R_ZERO1, R_TALES_ALL, R_ZERO_ALL, R_LOST,
- R_MEMEPTS, R_SETPTS, R_POINTS, R_MEMECH, R_SUITLESS,
- R_SPLITS, R_S14U, R_S14D, R_S23U, R_S23D, R_CHOSEUP, R_FORCED, R_EXCUSE, R_FINAL,
- R_LEFT) = range(R_DRAMA)
+# The result row (docs/bards.md, "Result columns"), accumulated in st[O_STAT..] during the game. Two players
+# always: `ROW.define` assigns each piece's name its column.
+ROW = Row("Battle of the Bards' result row", [
+    ("R_WIN", "win_", SEATS, ""),
+    ("R_NWIN", "n_winners", 1, ""),
+    ("R_LEN", "length", 1, "turns"),
+    ("R_END", "end", 1, "0: the only end"),
+    ("R_SCORE", "score_", SEATS, ""),
+    ("R_MARGIN", "margin", 1, ""),
+    ("R_BARD", "had_bard_", SEATS, "the seat had the Bard in a tale"),
+    ("R_TIEBARD", "tie_broken_by_bard", 1, ""),
+    ("R_TALES", "tales_", SEATS, "tales the seat concluded"),
+    ("R_ZERO", "zero_tales_", SEATS, "of them, scoring 0"),
+    ("R_TALES_ALL", "tales", 1, ""),
+    ("R_ZERO_ALL", "zero_tales", 1, ""),
+    ("R_LOST", "lost_audience", 1, ""),
+    ("R_MEMEPTS", "meme_points", 1, ""),
+    ("R_SETPTS", "set_points", 1, ""),
+    ("R_POINTS", "points", 1, ""),
+    ("R_MEMECH", "meme_changes", 1, ""),
+    ("R_SUITLESS", "meme_suitless", 1, "the meme ran out of cards to replace it"),
+    ("R_SPLITS", "splits", 1, ""),
+    ("R_S14U", "split_1_4_large_up", 1, ""),
+    ("R_S14D", "split_1_4_large_down", 1, ""),
+    ("R_S23U", "split_2_3_large_up", 1, ""),
+    ("R_S23D", "split_2_3_large_down", 1, ""),
+    ("R_CHOSEUP", "chose_face_up", 1, ""),
+    ("R_FORCED", "forced_concludes", 1, ""),
+    ("R_EXCUSE", "excuse_played", 1, ""),
+    ("R_FINAL", "final_tales", 1, "tales concluded at the end"),
+    ("R_LEFT", "cards_left", 1, "in the draw pile"),
+    # drama and card power (issue 12), last: see analyzer/games/drama.py and the POWER categories above
+    ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
+    ("R_POWER_SETUP", tuple(prefix for _, prefix in POWER_SETUP), SEATS, "one 0/1 column per category and seat"),
+    ("R_POWER_TALES", tuple(prefix for _, prefix in POWER_TALES), SEATS, "one 0/1 column per category and seat"),
+    ("N_COLS", (), 1, "the row's width"),
+])
+ROW.define(globals(), players=2)
+COLUMNS = tuple(ROW.names(2))
 
-# --- the state array ---------------------------------------------------------------------------
-O_PILE = 0                   # the shuffled deck; st[S_POS] is the next card to draw
-O_TC = O_PILE + MAXC         # cards of the 4 tales (seat * 2 + slot), MAXC each, oldest first
-O_TF = O_TC + 4 * MAXC       # the 4 tales' summary fields
-O_DISC = O_TF + 4 * NF       # the discard pile, in the order cards were discarded
-O_SC = O_DISC + MAXC         # scalars
-S_POS = O_SC + 0             # index in O_PILE of the next card to draw
-S_N = O_SC + 1               # cards in the deck
-S_MEME = O_SC + 2            # the dominant meme (-1: none, no suits)
-S_MASK = O_SC + 3            # its suit mask
-S_MEXC = O_SC + 4            # 1 if the meme is the Excuse
-S_SCORE = O_SC + 5           # 2 seats
-S_BARD = O_SC + 7            # 2 seats: had the Bard in a tale
-S_NDISC = O_SC + 9           # cards in the discard pile
-S_NE = O_SC + 10             # trace events written
-S_OVF = O_SC + 11            # 1 if the trace buffer overflowed
-S_TURN = O_SC + 12           # turns played
-O_STAT = O_SC + 16           # the result columns, accumulated during the game
-S_EXCT = O_SC + 13           # 2 seats: had the Excuse in a tale
-O_DRAMA = O_STAT + N_COLS    # the drama block (analyzer.games.drama): the two scores
-ST_SIZE = O_DRAMA + block_size(2)
+# --- the state array: `STATE.define` below assigns each name its offset --------------------------
+STATE = Layout("Battle of the Bards' state", [
+    ("O_PILE", MAXC, "the shuffled deck; st[S_POS] is the next card to draw"),
+    ("O_TC", 4 * MAXC, "cards of the 4 tales (seat * 2 + slot), MAXC each, oldest first"),
+    ("O_TF", 4 * NF, "the 4 tales' summary fields (T_..., tbase)"),
+    ("O_DISC", MAXC, "the discard pile, in the order cards were discarded"),
+    ("S_POS", 1, "index in O_PILE of the next card to draw"),
+    ("S_N", 1, "cards in the deck"),
+    ("S_MEME", 1, "the dominant meme (-1: none, no suits)"),
+    ("S_MASK", 1, "its suit mask"),
+    ("S_MEXC", 1, "1 if the meme is the Excuse"),
+    ("S_SCORE", 2, "per seat: its score"),
+    ("S_BARD", 2, "per seat: had the Bard in a tale"),
+    ("S_EXCT", 2, "per seat: had the Excuse in a tale"),
+    ("S_NDISC", 1, "cards in the discard pile"),
+    ("S_NE", 1, "trace events written"),
+    ("S_OVF", 1, "1 if the trace buffer overflowed"),
+    ("S_TURN", 1, "turns played"),
+    ("O_STAT", N_COLS, "the result row (R_...), accumulated during the game"),
+    ("O_DRAMA", block_size(2), "the drama block (analyzer.games.drama): the two scores"),
+], size_name="ST_SIZE")
+STATE.define(globals())
 
 # --- encoded policy arrays -------------------------------------------------------------------
 # pint[seat] = split policy, play, choose, setup codes, the lookahead's samples and horizon (lookahead.py);
@@ -87,14 +107,7 @@ PL_RANDOM, PL_GREEDY = range(2)
 CH_RANDOM, CH_AT_LEAST, CH_EXPECTED = range(3)
 SU_RANDOM, SU_GREEDY = range(2)
 
-# --- trace events (column 0 = code; fields 1..11; card lists from column TRACE_FIXED) ---------
-TRACE_FIXED = 12
-EV_DECK, EV_MEME, EV_SETUP, EV_TURN, EV_DRAW, EV_SPLIT, EV_CHOICE, EV_GROUP, EV_PLACE, \
-    EV_CONCLUDE, EV_END, EV_RESULT = range(1, 13)
-# EV_CONCLUDE reasons
-RS_CHOSEN, RS_FORCED, RS_EXCUSE, RS_END = range(4)
-# EV_MEME reasons
-MR_SETUP, MR_REPLACED = range(2)
+TRACE_WIDTH = TRACE_FIXED + MAXC  # a trace row: the code, the fields, a list of up to MAXC cards
 
 POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
 
@@ -103,8 +116,9 @@ POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
 # trace
 # =================================================================================================
 @helper(forceinline=True)
-def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
-    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0, f8=0, f9=0, f10=0, f11=0):
+    """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing
+    is off or the buffer is full)."""
     if not on:
         return -1
     k = st[S_NE]
@@ -281,7 +295,7 @@ def place(st, tbl, seat, slot, c, setup, tr, on):
         st[S_EXCT + seat] = 1
         if setup == 0:
             st[O_STAT + R_EXCUSE] += 1
-    emit(st, tr, on, EV_PLACE, seat, c, slot, 1 if n == 0 else 0, n + 1, prev, setup, 0, 0, 0, 0)
+    emit(st, tr, on, EV_PLACE, seat, c, slot, 1 if n == 0 else 0, n + 1, prev, setup)
 
 
 @njit(cache=True)
@@ -315,14 +329,17 @@ def conclude(st, tbl, seat, slot, reason, named_excuse, named_meme, tr, on):
         st[O_STAT + R_FORCED] += 1
     elif reason == RS_END:
         st[O_STAT + R_FINAL] += 1
-    k = emit(st, tr, on, EV_CONCLUDE, seat, slot, reason, n, mv, 1 if holds else 0, st[S_MEME],
-             mp if holds else 0, setp if holds else 0, named_excuse, named_meme)
+    k = emit(st, tr, on, EV_CONCLUDE, seat, slot, reason, n, mv, 1 if holds else 0, st[S_MEME], named_excuse,
+             named_meme, mp if holds else 0, setp if holds else 0)
     tc = O_TC + (seat * 2 + slot) * MAXC
     nd = st[S_NDISC]
     for i in range(n):
         st[O_DISC + nd + i] = st[tc + i]
-        if k >= 0 and TRACE_FIXED + i < tr.shape[1]:
+    if k >= 0:  # the tale's cards, then both seats' totals after it (TRACE_WIDTH has room for them)
+        for i in range(n):
             tr[k, TRACE_FIXED + i] = st[tc + i]
+        tr[k, TRACE_FIXED + n] = st[S_SCORE]
+        tr[k, TRACE_FIXED + n + 1] = st[S_SCORE + 1]
     st[S_NDISC] = nd + n
     clear_tale(st, b)
     if holds and mp > 0:
@@ -337,7 +354,7 @@ def conclude(st, tbl, seat, slot, reason, named_excuse, named_meme, tr, on):
                 st[O_STAT + R_SUITLESS] = 1
             set_meme(st, new, tbl)
             st[O_STAT + R_MEMECH] += 1
-            emit(st, tr, on, EV_MEME, new, old, MR_REPLACED, pile_left(st), 0, 0, 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_MEME, new, old, MR_REPLACED, pile_left(st))
     return score
 
 

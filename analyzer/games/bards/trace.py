@@ -1,14 +1,24 @@
-"""Battle of the Bards trace: engine event rows -> JSON-ready dicts -> lines a person reads.
+"""Battle of the Bards trace: engine event rows -> JSON-ready dicts (decoded as events.py declares them) -> lines
+a person reads. The event fields are documented in docs/bards.md (section "Trace events")."""
+from types import SimpleNamespace
 
-The event fields are documented in docs/bards.md (section "Trace events")."""
 import numpy as np
 
 from analyzer.games.base import record_events
 from analyzer.games.bards import engine as E
-from analyzer.games.bards import state as S
+from analyzer.games.bards.events import EVENTS
 from analyzer.games.bards.rules import DECKTET, RANK_NAMES, RANK_NONE, SUIT_ABBR, SUITS, card_label, card_name
 
-REASONS = {S.RS_CHOSEN: "chosen", S.RS_FORCED: "forced", S.RS_EXCUSE: "excuse", S.RS_END: "end"}
+
+def context(encoded):
+    """What decoding and checking an event needs besides its row: the deck's card table and names."""
+    tbl = encoded[0]
+    return SimpleNamespace(players=2, tbl=tbl, names={card_name(tbl, c) for c in range(tbl.shape[0])})
+
+
+def decode(row, tbl):
+    """One trace row of a game with the card table tbl (tests)."""
+    return EVENTS.decode(row, context((tbl,)))
 
 
 def play_traced(encoded, seed, game_index, order=None):
@@ -23,85 +33,8 @@ def play_traced(encoded, seed, game_index, order=None):
             return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf)
         return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, np.asarray(order, dtype=np.int64))
 
-    events = [decode(row, tbl) for row in record_events(play, 2048, E.TRACE_WIDTH)]
-    add_running_scores(events)
-    return events, out
-
-
-def add_running_scores(events):
-    """Give every conclusion the two seats' scores after it (`totals`), so a reader can follow the score."""
-    totals = [0, 0]
-    for ev in events:
-        if ev["type"] == "conclude":
-            totals[ev["seat"]] += ev["score"]
-            ev["totals"] = list(totals)
-
-
-def _name(tbl, c):
-    return None if c < 0 else card_name(tbl, int(c))
-
-
-def _cards(tbl, row, n, start=0):
-    return [card_name(tbl, int(c)) for c in row[S.TRACE_FIXED + start:S.TRACE_FIXED + start + n]]
-
-
-def _suit(s):
-    return None if s < 0 else SUITS[int(s)]
-
-
-def _suits_of(tbl, c):
-    if c < 0:
-        return []
-    m = int(tbl[c, 0])
-    return [SUITS[i] for i in range(6) if (m >> i) & 1]
-
-
-def decode(row, tbl):
-    code = int(row[0])
-    f = [int(x) for x in row[:S.TRACE_FIXED]]
-    if code == S.EV_DECK:
-        return {"type": "deck", "cards": _cards(tbl, row, f[1])}
-    if code == S.EV_MEME:
-        return {"type": "meme", "card": _name(tbl, f[1]), "suits": _suits_of(tbl, f[1]),
-                "replaces": _name(tbl, f[2]), "reason": "setup" if f[3] == S.MR_SETUP else "scored",
-                "pile_left": f[4]}
-    if code == S.EV_SETUP:
-        cards = _cards(tbl, row, 4)
-        own = [cards[f[2]], cards[f[3]]]
-        return {"type": "setup", "seat": f[1], "cards": cards, "own": own,
-                "given": [c for i, c in enumerate(cards) if i not in (f[2], f[3])]}
-    if code == S.EV_TURN:
-        return {"type": "turn", "turn": f[1], "seat": f[2], "pile_left": f[3]}
-    if code == S.EV_DRAW:
-        return {"type": "draw", "seat": f[1], "cards": _cards(tbl, row, f[2])}
-    if code == S.EV_SPLIT:
-        nu, nd = f[2], f[3]
-        return {"type": "split", "seat": f[1], "face_up": _cards(tbl, row, nu),
-                "face_down": _cards(tbl, row, nd, nu), "shape": f"{min(nu, nd)}+{max(nu, nd)}",
-                "larger": "face-up" if nu > nd else "face-down"}
-    if code == S.EV_CHOICE:
-        return {"type": "choice", "seat": f[1], "takes": "face-up" if f[2] else "face-down",
-                "face_up_size": f[3]}
-    if code == S.EV_GROUP:
-        return {"type": "group", "seat": f[1], "group": "face-up" if f[2] else "face-down",
-                "cards": _cards(tbl, row, f[3])}
-    if code == S.EV_PLACE:
-        return {"type": "place", "seat": f[1], "card": _name(tbl, f[2]), "tale": f[3],
-                "new_tale": bool(f[4]), "length": f[5], "follows": _name(tbl, f[6]), "setup": bool(f[7])}
-    if code == S.EV_CONCLUDE:
-        holds = bool(f[6])
-        return {"type": "conclude", "seat": f[1], "tale": f[2], "reason": REASONS[f[3]],
-                "cards": _cards(tbl, row, f[4]), "size": f[4], "highest": f[5], "holds": holds,
-                "meme": _name(tbl, f[7]), "named_suit_excuse": _suit(f[10]), "named_suit_meme": _suit(f[11]),
-                "meme_points": f[8], "set_points": f[9], "score": f[8] + f[9]}
-    if code == S.EV_END:
-        return {"type": "end", "seat": f[1], "pile_left": f[2]}
-    if code == S.EV_RESULT:
-        winners = [s for s in range(2) if f[4 + s]]
-        return {"type": "result", "scores": [f[1], f[2]], "winners": winners,
-                "tie_broken_by_bard": bool(f[6]), "turns": f[7], "had_bard": [bool(f[8]), bool(f[9])],
-                "pile_left": f[10]}
-    raise ValueError(f"unknown Battle of the Bards event code {code}")
+    ctx = context(encoded)
+    return [EVENTS.decode(row, ctx) for row in record_events(play, 2048, E.TRACE_WIDTH)], out
 
 
 def label(name):

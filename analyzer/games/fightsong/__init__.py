@@ -9,6 +9,7 @@ from analyzer.games.fightsong import lookahead as LA
 from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import trace as T
+from analyzer.games.fightsong.events import EVENTS
 
 
 def _battle(default):
@@ -59,10 +60,6 @@ POLICIES = (
 )
 
 
-def columns(n):
-    return E.columns(n)
-
-
 _greedy_tables = {}  # by the deck's score tables: every arm of a run shares them, and a table takes ~20 ms
 
 
@@ -82,9 +79,13 @@ def encode(rules, seats):
     vers = score[:deck.n_act].sum(axis=(0, 1)).astype(np.int64)  # a kind's points over every Activity corner
     cval = (score * copies[None, None, :]).sum(axis=2).astype(np.int64)  # a corner's points over the deck
     hcap = max(R.max_hand(rules), R.FS_DEAL)
-    arr = np.array([n, rules["target"], rules["fs_step"], rules["hand_size"], rules["refill_at"],
-                    rules["refill_cards"], rules["max_hands"], 0, hcap, 1 if rules["dealer"] == "rotating" else 0],
-                   dtype=np.int64)
+    arr = np.zeros(E.N_RULES, dtype=np.int64)
+    arr[E.R_PLAYERS], arr[E.R_TARGET], arr[E.R_STEP], arr[E.R_HAND] = n, rules["target"], rules["fs_step"], \
+        rules["hand_size"]
+    arr[E.R_REFILL_AT], arr[E.R_REFILL_CARDS], arr[E.R_MAX_HANDS] = rules["refill_at"], rules["refill_cards"], \
+        rules["max_hands"]
+    arr[E.R_HCAP] = hcap
+    arr[E.R_DEALER] = E.DEALER_ROTATING if rules["dealer"] == "rotating" else E.DEALER_FIXED
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, P.N_PAR), dtype=np.float64)
     for i, s in enumerate(seats):
@@ -95,20 +96,20 @@ def encode(rules, seats):
         par[i, P.PB_SAMPLES] = float(s.params.get("samples", 0))
         par[i, P.PB_HORIZON] = float(s.params.get("horizon", 0))
         par[i, P.PB_READ] = 1.0 if s.params.get("read_plays", False) else 0.0
-    enc = T.Encoded((arr, np.arange(deck.n_gp, dtype=np.int64), np.arange(deck.n_act, dtype=np.int64),
-                     np.arange(deck.n_fs, dtype=np.int64), deck.gp_kind.copy(), how.astype(np.int64), score, vers,
-                     cval, _greedy_table(score, vers, cval), P.log_factorials(deck.n_gp), copies, pol, par))
-    enc.deck = deck
-    return enc
+    tables = E.Tables(gp_kind=deck.gp_kind.copy(), how=how.astype(np.int64), score=score, vers=vers, cval=cval,
+                      gtab=_greedy_table(score, vers, cval), lf=P.log_factorials(deck.n_gp), deck_k=copies, pol=pol,
+                      par=par)
+    return T.Encoded(E.Config(rules=arr, order_gp=np.arange(deck.n_gp, dtype=np.int64),
+                              order_act=np.arange(deck.n_act, dtype=np.int64),
+                              order_fs=np.arange(deck.n_fs, dtype=np.int64), tables=tables), deck)
 
 
-def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-          par, out):
-    """The batch; with a lookahead seat, the lookahead kernel (compiled on first use; the default kernel never
-    compiles it)."""
-    kernel = LA.batch_look if LA.uses_lookahead(pol) else E.batch
-    kernel(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-           pol, par, out)
+def batch(seed, first_game, rules, order_gp, order_act, order_fs, tables, out):
+    """The batch (Game.run_batch passes the Config's fields); with a lookahead seat, the lookahead kernel
+    (compiled on first use; the default kernel never compiles it)."""
+    cfg = E.Config(rules, order_gp, order_act, order_fs, tables)
+    kernel = LA.batch_look if LA.uses_lookahead(tables.pol) else E.batch
+    kernel(seed, first_game, cfg, out)
 
 
 GAME = Game(
@@ -120,12 +121,15 @@ GAME = Game(
             "for extra points; partners with 4 players",
     settings=R.SETTINGS,
     policies=POLICIES,
-    columns=columns,
+    columns=E.columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
     batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
+    events=EVENTS,
+    events_source="analyzer/games/fightsong/events.py",
+    trace_context=T.context,
     length_label="hands",
     end_conditions=T.END_CONDITIONS,
     metrics=(

@@ -9,26 +9,52 @@ on (seed, game index).
 
 A board is a card played on: an Activity card (boards 0..A-1) or a Fight Song card (A..A+F-1).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit
 
 from analyzer.games import drama
+from analyzer.games.fightsong.events import (
+    DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, END_ALONE, END_HIGHEST, END_SHARED, END_STALL, END_TIEBREAK,
+    EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND, EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD,
+    EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST, FSO_NO_POINT, FSO_TIE, FSO_WON, RET_FS_HAND, RET_FS_UNPLAYED,
+    RET_HAND, STK_ACT, STK_FS, STK_GP, TRACE_FIXED)
 from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
-    DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND,
-    EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD, EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST,
-    FSO_NO_POINT, FSO_TIE, FSO_WON, MAXP, O_PL, O_DRAMA, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS,
-    O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RET_FS_HAND, RET_FS_UNPLAYED, RET_HAND, S_BASE, S_CNT,
-    S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, STK_ACT, STK_FS, STK_GP, TRACE_FIXED, emit, hand_add,
-    hand_remove_kind, hn_at, clear_hand, init_state, new_state, put_bottom, take, team_list, team_of)
+    MAXP, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
+    O_TSEAT, O_XSNAP, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit,
+    hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
+from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
-# rules array; R_STACKED (tests only) plays the stacks in the orders given, without the opening shuffle
-R_PLAYERS, R_TARGET, R_STEP, R_HAND, R_REFILL_AT, R_REFILL_CARDS, R_MAX_HANDS, R_STACKED, R_HCAP, R_DEALER = range(10)
-N_RULES = 10
+# The rules array (encode fills it), one int64 per setting; `RULES.define` assigns each name its index.
+RULES = Layout("Fight Song's rules array", [
+    ("R_PLAYERS", 1, "players"),
+    ("R_TARGET", 1, "the target total"),
+    ("R_STEP", 1, "fs_step: round points per Fight Song opportunity"),
+    ("R_HAND", 1, "cards dealt at the start"),
+    ("R_REFILL_AT", 1, "a refill comes when the hands hold this many cards"),
+    ("R_REFILL_CARDS", 1, "cards a refill deals"),
+    ("R_MAX_HANDS", 1, "regular hands before a stall"),
+    ("R_STACKED", 1, "1 (tests only): play the stacks in the orders given, without the opening shuffle"),
+    ("R_HCAP", 1, "the room for a hand's cards (hand arrays)"),
+    ("R_DEALER", 1, "DEALER_FIXED or DEALER_ROTATING"),
+], size_name="N_RULES")
+RULES.define(globals())
 DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
+
+# The run's configuration, what every game of a run reads (encode builds it; lookahead.py gives its playouts one
+# with their own policies): the rules array, the three stacks' orders before the shuffle (Game Play card ids,
+# Activity and Fight Song card numbers) and the tables the plays read: each Game Play card's kind, the how / score
+# tables (board x corner x kind), each kind's versatility and each corner's value (vers, cval), greedy's table
+# (gtab), log factorials (lf), the copies of each kind (deck_k), the seats' policies and parameters. play_board and
+# fight_song_round take the Tables alone: a call passes every array of a tuple, word by word (the whole Config
+# cost 2% of a greedy game).
+Tables = namedtuple("Tables", ("gp_kind", "how", "score", "vers", "cval", "gtab", "lf", "deck_k", "pol", "par"))
+Config = namedtuple("Config", ("rules", "order_gp", "order_act", "order_fs", "tables"))
 # a lookahead playout's resume array (lookahead.py): what is still to be resumed (RESUME_HAND: the regular hand it
 # starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played, the number of
 # hands after which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's
@@ -38,17 +64,6 @@ RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT,
     range(10)
 N_RESUME = 10
 RESUME_HAND, RESUME_FS = 1, 2
-
-# end conditions (the `end` column)
-END_ALONE, END_HIGHEST, END_TIEBREAK, END_SHARED, END_STALL = range(5)
-
-# the game-wide result columns, after win_s, n_winners, length, end and the per-seat and per-team blocks
-G_MARGIN, G_POINTS, G_PLAYS, G_P3, G_P2, G_P1_INNER, G_P1_BONUS, G_P0, G_EXTRA, G_FS_OPP, G_FS_ROUNDS, \
-    G_FS_MULTI, G_FS_HANDS, G_FS_TIES, G_FS_WON, G_FS_LOST, G_FS_NO_POINT, G_TB_ROUNDS, G_TB_HANDS, \
-    G_WON_ON_EXTRA, G_REFILLS = range(21)
-GAME_COLUMNS = ("margin", "points", "plays", "plays_3", "plays_2", "plays_1_inner", "plays_1_bonus", "plays_0",
-                "extra_points", "fs_opportunities", "fs_rounds", "fs_multi", "fs_hands", "fs_ties", "fs_won",
-                "fs_lost", "fs_no_point", "tiebreak_rounds", "tiebreak_hands", "won_on_extra", "refills")
 
 
 @njit(cache=True, inline="always")
@@ -63,33 +78,54 @@ def n_teams(n):
     return 2 if n == 4 else n
 
 
-@njit(cache=True, inline="always")
-def layout(n):
-    """Offsets of the result blocks: score_s, seat_points_s, team_score_t, team_points_t, team_extra_t,
-    then the game-wide columns."""
-    t = n_teams(n)
-    c_score = n + 3
-    c_seat = c_score + n
-    c_tscore = c_seat + n
-    c_tpts = c_tscore + t
-    c_textra = c_tpts + t
-    return c_score, c_seat, c_tscore, c_tpts, c_textra, c_textra + t
-
-
 # card power (issue 12): the division mix of a seat's opening hand, by how many cards of its most-held
 # division it has; one 0/1 column per category and seat
 POWER = (("at most three of any one division", "open_div3_"), ("four of one division", "open_div4_"),
          ("five or more of one division", "open_div5_"))
 
+# The result row (docs/fightsong.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
+# col(R_..., n, t) is its column with n players in t teams. The drama and card-power columns come last
+# (base.added_columns).
+ROW = Row("Fight Song's result row", [
+    ("R_WIN", "win_", SEATS, "1: the seat's team won"),
+    ("R_NWIN", "n_winners", 1, "winning seats"),
+    ("R_LEN", "length", 1, "regular hands"),
+    ("R_END", "end", 1, "END_..."),
+    ("R_SCORE", "score_", SEATS, "the final total of the seat's team"),
+    ("R_SEAT_POINTS", "seat_points_", SEATS, "round points the seat's own cards scored"),
+    ("R_TEAM_SCORE", "team_score_", TEAMS, "the team's final total"),
+    ("R_TEAM_POINTS", "team_points_", TEAMS, "its round points"),
+    ("R_TEAM_EXTRA", "team_extra_", TEAMS, "its extra points"),
+    ("R_MARGIN", "margin", 1, "the highest total minus the next highest"),
+    ("R_POINTS", "points", 1, "round points scored in regular hands"),
+    ("R_PLAYS", "plays", 1, "regular-hand plays"),
+    ("R_P3", "plays_3", 1, ""),
+    ("R_P2", "plays_2", 1, ""),
+    ("R_P1_INNER", "plays_1_inner", 1, ""),
+    ("R_P1_BONUS", "plays_1_bonus", 1, ""),
+    ("R_P0", "plays_0", 1, ""),
+    ("R_EXTRA", "extra_points", 1, "all teams'"),
+    ("R_FS_OPP", "fs_opportunities", 1, ""),
+    ("R_FS_ROUNDS", "fs_rounds", 1, "opportunity rounds"),
+    ("R_FS_MULTI", "fs_multi", 1, "rounds initiated by two or more teams"),
+    ("R_FS_HANDS", "fs_hands", 1, ""),
+    ("R_FS_TIES", "fs_ties", 1, ""),
+    ("R_FS_WON", "fs_won", 1, ""),
+    ("R_FS_LOST", "fs_lost", 1, ""),
+    ("R_FS_NO_POINT", "fs_no_point", 1, ""),
+    ("R_TB_ROUNDS", "tiebreak_rounds", 1, ""),
+    ("R_TB_HANDS", "tiebreak_hands", 1, ""),
+    ("R_WON_ON_EXTRA", "won_on_extra", 1, ""),
+    ("R_REFILLS", "refills", 1, ""),
+    ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
+    ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+])
+ROW.define(globals())
+
 
 def columns(n):
-    """The result columns; the drama and card-power columns come last (see analyzer.games.base.added_columns)."""
-    t = 2 if n == 4 else n
-    return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
-            + [f"score_{s}" for s in range(n)] + [f"seat_points_{s}" for s in range(n)]
-            + [f"team_score_{u}" for u in range(t)] + [f"team_points_{u}" for u in range(t)]
-            + [f"team_extra_{u}" for u in range(t)] + list(GAME_COLUMNS)
-            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in POWER for s in range(n)])
+    """The result columns of n players."""
+    return ROW.names(n, n_teams(n))
 
 
 @njit(cache=True)
@@ -136,21 +172,21 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
             s = clockwise(left, i, n)
             if (seat_mask >> s) & 1:
                 size = st[hn_at(layer, s)]
-                k = emit(st, tr, on, EV_DEAL, s, layer, why, count, size, st[S_CNT + STK_GP], 0, 0, 0, 0, 0)
+                k = emit(st, tr, on, EV_DEAL, s, layer, why, count, size, st[S_CNT + STK_GP])
                 if k >= 0:
                     for i in range(count):
                         tr[k, TRACE_FIXED + i] = hand[layer, s, size - count + i]
 
 
 @njit(cache=True)
-def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board, layer,
-               nplays, look=None):
-    """Play the board: play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
+def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
+    """Play the board (tab: the run's Tables): play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
     look: the lookahead's scratch (lookahead.py), which then decides for its seats and remembers what they see. The
     default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
     passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
+    gp_kind, score, pol = tab.gp_kind, tab.score, tab.pol
     for c in range(N_CORNERS):
         st[O_TCARD + c] = -1
         st[O_TSEAT + c] = -1
@@ -165,30 +201,29 @@ def play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
         seat = st[O_SEQ + j]
         # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
         if look is None or pol[seat] != P_LOOKAHEAD:
-            kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer,
-                                  seat, j, nplays)
+            kind, corner = decide(st, hand, gp_kind, score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k, pol,
+                                  tab.par, rng, board, layer, seat, j, nplays)
         else:
-            kind, corner = _lookahead.choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                             rng, board, layer, seat, j, nplays, look)
+            kind, corner = _lookahead.choose(st, hand, tab, rng, board, layer, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         if look is not None:  # the lookahead's memory: every player sees the card played
-            _lookahead.observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, seat, card, corner)
+            _lookahead.observe_play(look, st, hand, gp_kind, score, tab.vers, tab.cval, board, layer, seat, card,
+                                    corner)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
         st[S_FREE] &= ~(1 << corner)
-        h = how[board, corner, kind]
+        h = tab.how[board, corner, kind]
         pts = score[board, corner, kind]
         st[O_PL + j] = card
         st[O_PLC + j] = corner
         st[O_PLH + j] = h
         st[O_TSC + team_of(seat, n)] += pts
         if on:
-            emit(st, tr, on, EV_PLAY, seat, card, kind, corner, h, pts, board, layer, j, st[hn_at(layer, seat)], 0)
+            emit(st, tr, on, EV_PLAY, seat, card, corner, h, pts, board, layer, j + 1, st[hn_at(layer, seat)])
 
 
 @njit(cache=True)
-def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on,
-                     n_act, kind, init_mask, part_mask, look=None, resume=None):
+def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, part_mask, look=None, resume=None):
     """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
@@ -221,12 +256,12 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
             st[O_SEQ + nplays] = s
             nplays += 1
     if on:
-        emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter, 0, 0, 0, 0, 0, 0, 0)
+        emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter)
     if resume is not None and resume[RS_PENDING] == RESUME_FS:
         first_hand = resume[RS_FS_HAND]  # (its cards are dealt)
     else:
         first_hand = np.int64(1)
-        deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
+        deal(st, rg, hand, tab.gp_kind, np.int64(1), part_mask, np.int64(FS_DEAL), np.int64(DEAL_FS), tr, on)
     outcome = FSO_NO_POINT
     winner = -1
     hands = 0
@@ -236,20 +271,18 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
             resume[RS_PENDING] = 0
         else:
             if k > 1:
-                deal(st, rg, hand, gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA), tr,
-                     on)
+                deal(st, rg, hand, tab.gp_kind, np.int64(1), part_mask, np.int64(FS_EXTRA), np.int64(DEAL_FS_EXTRA),
+                     tr, on)
             board = n_act + take(st, rg, STK_FS)
         hands += 1
         if on:
-            emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS], 0, 0, 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS])
         if look is not None:  # where the game is, for a lookahead seat's playouts
             _lookahead.observe_fs_hand(look, kind, k, init_mask, part_mask)
         if look is None:
-            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                       np.int64(1), nplays)
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
         else:
-            play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                       np.int64(1), nplays, look)
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
         best = -1
         n_best = 0
         best_team = -1
@@ -271,18 +304,18 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
         else:
             outcome = FSO_TIE
         if on:
-            ek = emit(st, tr, on, EV_FS_SCORE, k, outcome, winner if n_best == 1 else -1, board, 0, 0, 0, 0, 0, 0, 0)
+            ek = emit(st, tr, on, EV_FS_SCORE, k, winner if n_best == 1 else -1, outcome)
             team_list(st, tr, ek, O_TSC, nt, 0)
         # the Fight Song hand's cards go to the bottom of their stacks
         for j in range(nplays):
             put_bottom(st, rg, STK_GP, st[O_PL + j])
         put_bottom(st, rg, STK_FS, board - n_act)
         if on:
-            ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
+            ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_HAND, nplays)
             if ek >= 0:
                 for j in range(nplays):
                     tr[ek, TRACE_FIXED + j] = st[O_PL + j]
-            ek = emit(st, tr, on, EV_RETURN, STK_FS, RET_FS_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+            ek = emit(st, tr, on, EV_RETURN, STK_FS, RET_FS_HAND, 1)
             if ek >= 0:
                 tr[ek, TRACE_FIXED] = board - n_act
         if outcome != FSO_TIE:
@@ -290,7 +323,11 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
     # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from the dealer's left
     ek = -1
     if on:
-        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        unplayed = 0
+        for s in range(n):
+            if (part_mask >> s) & 1:
+                unplayed += st[hn_at(1, s)]
+        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_FS_UNPLAYED, unplayed)
     back = 0
     for i in range(n):
         s = clockwise(left, i, n)
@@ -304,11 +341,8 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
                     tr[ek, TRACE_FIXED + back] = card
                 back += 1
             clear_hand(st, 1, s)
-    if ek >= 0:
-        tr[ek, 3] = back
     if on:
-        ek = emit(st, tr, on, EV_FS_END, kind, outcome, winner if outcome == FSO_WON else -1, hands, 0, 0, 0, 0, 0,
-                  0, 0)
+        ek = emit(st, tr, on, EV_FS_END, kind, outcome, winner if outcome == FSO_WON else -1, hands)
         team_list(st, tr, ek, O_TEXTRA, nt, 0)
         team_list(st, tr, ek, O_TPTS, nt, nt)
     return outcome, winner, hands
@@ -318,36 +352,36 @@ def fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, de
 # one per-game function: numba's inlining copies a function's IR at a cost that grows with its blocks times
 # its variables, so one whole-game function cost more to inline than its pieces do.
 @njit(cache=True, inline="always")
-def begin(st, rg, hand, rules, gp_kind, out, tr, on):
+def begin(st, rg, hand, cfg, out, tr, on):
     """A game's start from the stacks in rg: a zeroed result row, the stacks in the trace, the deal, the
     opening hands' card power and the drama block."""
-    n = rules[R_PLAYERS]
+    n = cfg.rules[R_PLAYERS]
     for i in range(out.shape[0]):
         out[i] = 0
     if on:
         for w in range(3):
             cnt = st[S_CNT + w]
-            k = emit(st, tr, on, EV_DECK, w, cnt, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+            k = emit(st, tr, on, EV_DECK, w, cnt)
             if k >= 0:
                 for i in range(cnt):
                     pos = st[S_TOP + w] + i
                     if pos >= st[S_SIZE + w]:
                         pos -= st[S_SIZE + w]
                     tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
-    deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_HAND], np.int64(DEAL_START), tr, on)
-    _opening_power(st, hand, gp_kind, n, out, layout(n)[5] + len(GAME_COLUMNS) + drama.N_COLUMNS)
+    deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, cfg.rules[R_HAND], np.int64(DEAL_START), tr,
+         on)
+    _opening_power(st, hand, cfg.tables.gp_kind, n, out, col(R_POWER, n, n_teams(n)))
     _drama_look(st, n_teams(n), np.int64(0))
 
 
 @njit(cache=True, inline="always")
-def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
-              look, resume):
+def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """A regular hand: its starter and Activity card, the plays, their points recorded and the Fight Song
     opportunities they give. Returns (the Activity card, the number of plays)."""
+    rules, gp_kind, score = cfg.rules, cfg.tables.gp_kind, cfg.tables.score
     n = rules[R_PLAYERS]
     nt = n_teams(n)
     step = rules[R_STEP]
-    g = layout(n)[5]
     hand_no = st[S_HANDS]
     starter = hand_no % n  # seat 0 (left of the dealer) first, then one seat clockwise each hand
     if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
@@ -359,8 +393,7 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
     else:
         board = take(st, rg, STK_ACT)
         if on:
-            emit(st, tr, on, EV_HAND, hand_no + 1, starter, board, st[S_CNT + STK_ACT], (st[S_LEFT] + n - 1) % n, 0,
-                 0, 0, 0, 0, 0)
+            emit(st, tr, on, EV_HAND, hand_no + 1, (st[S_LEFT] + n - 1) % n, starter, board, st[S_CNT + STK_ACT])
     if n == 2:  # alternately, one card at a time, two cards each
         nplays = 4
         for j in range(4):
@@ -370,12 +403,10 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
     if look is None:
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(0), nplays)
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
     else:
         _lookahead.observe_hand(look, board)
-        play_board(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, tr, on, board,
-                   np.int64(0), nplays, look)
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
@@ -383,28 +414,28 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
         seat = st[O_SEQ + j]
         pts = score[board, st[O_PLC + j], gp_kind[st[O_PL + j]]]
         st[O_SEATPTS + seat] += pts
-        out[g + G_POINTS] += pts
-        out[g + G_PLAYS] += 1
+        out[col(R_POINTS, n, nt)] += pts
+        out[col(R_PLAYS, n, nt)] += 1
         if h == HOW_BONUS:
-            out[g + G_P1_BONUS] += 1
+            out[col(R_P1_BONUS, n, nt)] += 1
         elif h == HOW_INNER:
-            out[g + G_P1_INNER] += 1
+            out[col(R_P1_INNER, n, nt)] += 1
         elif pts == 3:
-            out[g + G_P3] += 1
+            out[col(R_P3, n, nt)] += 1
         elif pts == 2:
-            out[g + G_P2] += 1
+            out[col(R_P2, n, nt)] += 1
         else:
-            out[g + G_P0] += 1
+            out[col(R_P0, n, nt)] += 1
     for t in range(nt):
         st[O_TPTS + t] += st[O_TSC + t]
         crossed = st[O_TPTS + t] // step
         st[O_TPEND + t] += crossed - st[O_TCROSS + t]
-        out[g + G_FS_OPP] += crossed - st[O_TCROSS + t]
+        out[col(R_FS_OPP, n, nt)] += crossed - st[O_TCROSS + t]
         st[O_TCROSS + t] = crossed
         st[O_XSNAP + t] = st[O_TEXTRA + t]
     st[S_HANDS] = hand_no + 1
     if on:
-        ek = emit(st, tr, on, EV_RECORD, hand_no + 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        ek = emit(st, tr, on, EV_RECORD, hand_no + 1)
         team_list(st, tr, ek, O_TSC, nt, 0)
         team_list(st, tr, ek, O_TPTS, nt, nt)
         team_list(st, tr, ek, O_TEXTRA, nt, 2 * nt)
@@ -413,15 +444,14 @@ def play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
 
 
 @njit(cache=True, inline="always")
-def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr,
-                       on, look, resume):
+def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending.
     A lookahead playout resuming one of these rounds (resume) plays that round first, its teams and seats as
     resume gives them (their opportunities were taken when it began)."""
-    n = rules[R_PLAYERS]
+    pol, par = cfg.tables.pol, cfg.tables.par
+    n = cfg.rules[R_PLAYERS]
     nt = n_teams(n)
     n_act = st[S_SIZE + STK_ACT]
-    g = layout(n)[5]
     all_seats = (1 << n) - 1
     while True:
         if resume is not None and resume[RS_PENDING] == RESUME_FS:
@@ -450,33 +480,30 @@ def play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gta
                     opponent = choose_battle(st, pol, par, rng, chooser)
                     rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
                     if on:
-                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule, 0, 0, 0, 0, 0, 0, 0, 0)
+                        emit(st, tr, on, EV_BATTLE, chooser, opponent, rule)
                     part_mask = (1 << chooser) | (1 << opponent)
                 else:
                     part_mask = init_mask  # in 3 players a team is a seat
         if resume is not None:
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                      init_mask, part_mask, None, resume)
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                      np.int64(FSK_OPPORTUNITY), init_mask, part_mask, None, resume)
         elif look is None:
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                      init_mask, part_mask)
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                      np.int64(FSK_OPPORTUNITY), init_mask, part_mask)
         else:
-            outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                                      pol, par, rng, tr, on, n_act, np.int64(FSK_OPPORTUNITY),
-                                                      init_mask, part_mask, look)
-        out[g + G_FS_ROUNDS] += 1
-        out[g + G_FS_HANDS] += hands
-        out[g + G_FS_TIES] += hands - 1 if outcome != FSO_NO_POINT else hands
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                      np.int64(FSK_OPPORTUNITY), init_mask, part_mask, look)
+        out[col(R_FS_ROUNDS, n, nt)] += 1
+        out[col(R_FS_HANDS, n, nt)] += hands
+        out[col(R_FS_TIES, n, nt)] += hands - 1 if outcome != FSO_NO_POINT else hands
         if n_init > 1:
-            out[g + G_FS_MULTI] += 1
+            out[col(R_FS_MULTI, n, nt)] += 1
         if outcome == FSO_WON:
-            out[g + G_FS_WON] += 1
+            out[col(R_FS_WON, n, nt)] += 1
         elif outcome == FSO_LOST:
-            out[g + G_FS_LOST] += 1
+            out[col(R_FS_LOST, n, nt)] += 1
         else:
-            out[g + G_FS_NO_POINT] += 1
+            out[col(R_FS_NO_POINT, n, nt)] += 1
 
 
 @njit(cache=True, inline="always")
@@ -486,25 +513,24 @@ def return_hand(st, rg, board, nplays, tr, on):
         put_bottom(st, rg, STK_GP, st[O_REG + j])
     put_bottom(st, rg, STK_ACT, board)
     if on:
-        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_HAND, nplays, 0, 0, 0, 0, 0, 0, 0, 0)
+        ek = emit(st, tr, on, EV_RETURN, STK_GP, RET_HAND, nplays)
         if ek >= 0:
             for j in range(nplays):
                 tr[ek, TRACE_FIXED + j] = st[O_REG + j]
-        ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1, 0, 0, 0, 0, 0, 0, 0, 0)
+        ek = emit(st, tr, on, EV_RETURN, STK_ACT, RET_HAND, 1)
         if ek >= 0:
             tr[ek, TRACE_FIXED] = board
 
 
 @njit(cache=True, inline="always")
-def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, out, tr, on,
-              look, resume):
+def check_end(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """After a hand: (the end condition, the winning teams as bits), or (-1, 0) while the game goes on.
     Teams at the target or above end it; an exact tie at the top is settled by a Fight Song round."""
+    rules = cfg.rules
     n = rules[R_PLAYERS]
     nt = n_teams(n)
     n_act = st[S_SIZE + STK_ACT]
     target = rules[R_TARGET]
-    g = layout(n)[5]
     top = -1
     n_reached = 0
     for t in range(nt):
@@ -529,19 +555,16 @@ def check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, de
                 if (tied >> team_of(s, n)) & 1:
                     part |= 1 << s
             if resume is not None:
-                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
-                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                          tied, part, None, resume)
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                          np.int64(FSK_TIEBREAK), tied, part, None, resume)
             elif look is None:
-                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
-                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                          tied, part)
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                          np.int64(FSK_TIEBREAK), tied, part)
             else:
-                outcome, winner, hands = fight_song_round(st, rg, hand, gp_kind, how, score, vers, cval, gtab, lf,
-                                                          deck_k, pol, par, rng, tr, on, n_act, np.int64(FSK_TIEBREAK),
-                                                          tied, part, look)
-            out[g + G_TB_ROUNDS] += 1
-            out[g + G_TB_HANDS] += hands
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                          np.int64(FSK_TIEBREAK), tied, part, look)
+            out[col(R_TB_ROUNDS, n, nt)] += 1
+            out[col(R_TB_HANDS, n, nt)] += hands
             if outcome == FSO_WON:
                 end = END_TIEBREAK
                 win_mask = 1 << winner
@@ -561,28 +584,26 @@ def result_row(st, rules, out, end, win_mask, tr, on):
     n = rules[R_PLAYERS]
     nt = n_teams(n)
     target = rules[R_TARGET]
-    c_score, c_seat, c_tscore, c_tpts, c_textra, g = layout(n)
-    c_drama = g + len(GAME_COLUMNS)
     n_win = 0
     for s in range(n):
         t = team_of(s, n)
         if (win_mask >> t) & 1:
-            out[s] = 1
+            out[col(R_WIN, n, nt) + s] = 1
             n_win += 1
-        out[c_score + s] = st[O_TPTS + t] + st[O_TEXTRA + t]
-        out[c_seat + s] = st[O_SEATPTS + s]
-    out[n] = n_win
-    out[n + 1] = st[S_HANDS]
-    out[n + 2] = end
+        out[col(R_SCORE, n, nt) + s] = st[O_TPTS + t] + st[O_TEXTRA + t]
+        out[col(R_SEAT_POINTS, n, nt) + s] = st[O_SEATPTS + s]
+    out[col(R_NWIN, n, nt)] = n_win
+    out[col(R_LEN, n, nt)] = st[S_HANDS]
+    out[col(R_END, n, nt)] = end
     first = -1
     second = -1
     won_on_extra = 0
     for t in range(nt):
         v = st[O_TPTS + t] + st[O_TEXTRA + t]
-        out[c_tscore + t] = v
-        out[c_tpts + t] = st[O_TPTS + t]
-        out[c_textra + t] = st[O_TEXTRA + t]
-        out[g + G_EXTRA] += st[O_TEXTRA + t]
+        out[col(R_TEAM_SCORE, n, nt) + t] = v
+        out[col(R_TEAM_POINTS, n, nt) + t] = st[O_TPTS + t]
+        out[col(R_TEAM_EXTRA, n, nt) + t] = st[O_TEXTRA + t]
+        out[col(R_EXTRA, n, nt)] += st[O_TEXTRA + t]
         if v > first:
             second = first
             first = v
@@ -590,16 +611,16 @@ def result_row(st, rules, out, end, win_mask, tr, on):
             second = v
         if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
             won_on_extra = 1
-    out[g + G_MARGIN] = first - second
+    out[col(R_MARGIN, n, nt)] = first - second
     win_team = np.int64(-1)  # not the literal -1: drama.finish would be compiled for it as well
     for t in range(nt):
         if win_mask == 1 << t:
             win_team = t
     _drama_look(st, nt, st[S_HANDS])  # a tiebreak round's extra point counts (the same standings otherwise)
-    drama.finish(st, O_DRAMA, nt, win_team, st[S_HANDS], out, c_drama)
-    out[g + G_WON_ON_EXTRA] = won_on_extra
+    drama.finish(st, O_DRAMA, nt, win_team, st[S_HANDS], out, col(R_DRAMA, n, nt))
+    out[col(R_WON_ON_EXTRA, n, nt)] = won_on_extra
     if on:
-        ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS], n_win, 0, 0, 0, 0, 0, 0, 0)
+        ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS])
         team_list(st, tr, ek, O_TPTS, nt, 0)
         team_list(st, tr, ek, O_TEXTRA, nt, nt)
     if on and st[S_OVF] != 0:
@@ -619,61 +640,56 @@ def shuffle_stacks(st, rg, rng):
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 # nogil: the batch runs it on a pool of threads.
 @njit(cache=True, _nrt=False, nogil=True)
-def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-        deck_k, pol, par, out, tr, on, st, rg, hand, rng, look, resume):
-    """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and freshly
-    keyed streams; events go to `tr` if `on`. The batch and the trace both play through here (one kernel
-    to compile). Returns the last game's number of trace events, or -1 if the trace buffer was too small.
+def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, resume):
+    """Play games first_game + lo .. first_game + hi - 1 of the run configured by cfg (a Config) into out[lo:hi],
+    each from init_state and freshly keyed streams; events go to `tr` if `on`. The batch and the trace both play
+    through here (one kernel to compile). st, rg, hand, rng: the game's arrays (scratch). Returns the last game's
+    number of trace events, or -1 if the trace buffer was too small.
 
     look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
     lookahead's scratch (its seats then decide by simulation); resume: a lookahead playout, which continues
     the game in st, rg, hand from the start of the current board, a regular hand or a Fight Song hand (its
     plays so far scripted), up to its horizon (lookahead.py)."""
+    rules = cfg.rules
     n = rules[R_PLAYERS]
-    g = layout(n)[5]
     written = 0
     for i in range(lo, hi):
         if resume is None:  # (a playout continues the game in st, rg, hand)
             reset_streams(rng, seed, first_game + i)
-            init_state(st, rg, order_gp, order_act, order_fs, n)
+            init_state(st, rg, cfg.order_gp, cfg.order_act, cfg.order_fs, n)
             if rules[R_STACKED] == 0:
                 shuffle_stacks(st, rg, rng)
         row = out[i]
         if resume is None:
-            begin(st, rg, hand, rules, gp_kind, row, tr, on)
+            begin(st, rg, hand, cfg, row, tr, on)
             if look is not None:  # the lookahead seats' memory starts empty
                 _lookahead.forget(look)
         while True:
             if resume is None:
-                board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-                                          par, rng, row, tr, on, look, resume)
-                play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                   rng, row, tr, on, look, resume)
+                board, nplays = play_hand(st, rg, hand, cfg, rng, row, tr, on, look, resume)
+                play_opportunities(st, rg, hand, cfg, rng, row, tr, on, look, resume)
                 return_hand(st, rg, board, nplays, tr, on)
             else:  # a playout: it resumes the regular hand, or one of its Fight Song hands, then plays on
                 fs_kind = resume[RS_FS_KIND] if resume[RS_PENDING] == RESUME_FS else -1
                 if fs_kind < 0:
-                    board, nplays = play_hand(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                                              pol, par, rng, row, tr, on, look, resume)
+                    board, nplays = play_hand(st, rg, hand, cfg, rng, row, tr, on, look, resume)
                 else:  # (the regular hand is played and recorded)
                     board = resume[RS_REG_BOARD]
                     nplays = np.int64(4 if n == 2 else n)
                 if fs_kind != FSK_TIEBREAK:  # (a tie-break round comes after the hand's cards went back: check_end)
-                    play_opportunities(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-                                       par, rng, row, tr, on, look, resume)
+                    play_opportunities(st, rg, hand, cfg, rng, row, tr, on, look, resume)
                     return_hand(st, rg, board, nplays, tr, on)
             _drama_look(st, n_teams(n), st[S_HANDS])
-            end, win_mask = check_end(st, rg, hand, rules, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                                      rng, row, tr, on, look, resume)
+            end, win_mask = check_end(st, rg, hand, cfg, rng, row, tr, on, look, resume)
             if end >= 0:
                 break
             if resume is not None:
                 if st[S_HANDS] >= resume[RS_STOP]:  # the playout's horizon
                     break
             if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
-                deal(st, rg, hand, gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS], np.int64(DEAL_REFILL),
-                     tr, on)
-                row[g + G_REFILLS] += 1
+                deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS],
+                     np.int64(DEAL_REFILL), tr, on)
+                row[col(R_REFILLS, n, n_teams(n))] += 1
         if resume is not None:  # a playout fills no result row: the lookahead reads how it ended
             resume[RS_END] = end
             resume[RS_WIN_MASK] = win_mask
@@ -682,39 +698,31 @@ def run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind,
     return written
 
 
-def scratch(rules, order_gp, order_act, order_fs):
+def scratch(cfg):
     """The arrays `run` works in, allocated here so that the kernel allocates nothing: state, stacks,
     hands (state.new_state) and the random streams (keyed by run for each game)."""
-    return (*new_state(order_gp.shape[0], order_act.shape[0], order_fs.shape[0], rules[R_HCAP]),
-            np.zeros(2 * (1 + rules[R_PLAYERS]), dtype=np.uint64))
+    return (*new_state(cfg.order_gp.shape[0], cfg.order_act.shape[0], cfg.order_fs.shape[0], cfg.rules[R_HCAP]),
+            np.zeros(2 * (1 + cfg.rules[R_PLAYERS]), dtype=np.uint64))
 
 
-def play_game(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-              par, out, trace):
-    """Play game `game` of the run keyed by `seed`; fill `out` (one row); append its events to `trace`.
-    Returns the number of events written (-1 if the trace buffer was too small)."""
-    return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out.reshape(1, -1), trace, True, *scratch(rules, order_gp, order_act, order_fs), None,
-               None)
+def play_game(seed, game, cfg, out, trace):
+    """Play game `game` of the run keyed by `seed` and configured by cfg (a Config); fill `out` (one row); append
+    its events to `trace`. Returns the number of events written (-1 if the trace buffer was too small)."""
+    return run(seed, game, 0, 1, cfg, out.reshape(1, -1), trace, True, *scratch(cfg), None, None)
 
 
 CHUNK = 64  # games per block at the least (a block reuses one set of scratch arrays)
 NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 
 
-def play_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab,
-               lf, deck_k, pol, par, out):
-    run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-        deck_k, pol, par, out, NO_TRACE, False, *scratch(rules, order_gp, order_act, order_fs), None, None)
+def play_block(seed, first_game, lo, hi, cfg, out):
+    run(seed, first_game, lo, hi, cfg, out, NO_TRACE, False, *scratch(cfg), None, None)
 
 
-def batch(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-          par, out):
+def batch(seed, first_game, cfg, out):
     """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads
     (analyzer/threads.py): no prange kernel to compile the game a second time."""
-    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game),
-                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol,
-                   par, out))
+    run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game), (cfg, out))
 
 
 # the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels

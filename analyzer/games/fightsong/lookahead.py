@@ -58,6 +58,8 @@ The decision, at each play of a regular or Fight Song hand (with 3 players it ba
   partners (4 players, seats rotated, 40,000 games of seed 5; before: 49.7% +- 0.5; given the true hands,
   65% with regular hands searched alone).
 """
+from collections import namedtuple
+
 import numpy as np
 from numba import njit, typeof
 from numba.core import types
@@ -65,12 +67,13 @@ from numba.core import types
 from analyzer.games.fightsong.engine import (
     N_RESUME, NO_TRACE, R_PLAYERS, R_TARGET, RESUME_FS, RESUME_HAND, RS_BOARD, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND,
     RS_END, RS_FS_PART, RS_PENDING, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, run, scratch)
+from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.policies import (
     P_GREEDY, P_LOOKAHEAD, P_SCRIPT, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_READ, PB_SAMPLES, N_PAR, decide)
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
     MAXP, O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP,
-    STK_ACT, STK_FS, STK_GP, clear_hand, hand_add, hn_at, team_of)
+    clear_hand, hand_add, hn_at, team_of)
 from analyzer.rng import next_u64, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -79,8 +82,21 @@ UNIT = 12  # outcome points per point of margin (a win counts UNIT x target; 12:
 EDGE = UNIT // 4  # regular hands: a quarter point of margin per redeal (see choose)
 EDGE_FS = 0  # Fight Song hands: none (see choose)
 NO_STOP = 1 << 40
-# the seats' memory in the scratch (look): see forget .. observe_return
-LOOK_KNOWN_BY, LOOK_RULED_OUT, LOOK_BOARD_CONTEXT, LOOK_READS = 22, 23, 24, 25
+
+# The decision scratch (see the module docstring), allocated once per block of games or traced game (_scratch).
+Look = namedtuple("Look", (
+    "cfg",  # the playouts' engine.Config: the game's, with their own policies (tables.pol, par: see _script)
+    "rg",  # the game's stacks (engine.play_board does not hand them to choose)
+    "sst", "srg", "shand",  # a redealt copy of the game (_redeal)
+    "wst", "wrg", "whand",  # a playout's copy of it
+    "pool",  # the cards being redealt
+    "tpol", "tpar",  # the team policy with its default weights (a candidate)
+    "rng2",  # the playouts' random state
+    "res",  # a playout's resume array (engine.RS_...)
+    "dout", "dtr", "playout_traced",  # the result row and trace the playouts are given (never read); False
+    "cand",  # the candidates (kind, corner) and their sums
+    "known_by", "ruled_out", "board_context", "reads",  # the seats' memory: see forget .. observe_return
+))
 
 
 def uses_lookahead(pol):
@@ -156,9 +172,7 @@ def _popcount(bits):
 @njit(cache=True)
 def forget(look):
     """A new game: the seats know nothing yet and read every other player's plays as greedy's."""
-    known_by = look[LOOK_KNOWN_BY]
-    ruled_out = look[LOOK_RULED_OUT]
-    reads = look[LOOK_READS]
+    known_by, ruled_out, reads = look.known_by, look.ruled_out, look.reads
     for i in range(known_by.shape[0]):
         known_by[i] = 0
     for s in range(ruled_out.shape[0]):
@@ -170,13 +184,13 @@ def forget(look):
 @njit(cache=True)
 def observe_hand(look, board):
     """A regular hand begins on this Activity card."""
-    look[LOOK_BOARD_CONTEXT][RS_REG_BOARD] = board
+    look.board_context[RS_REG_BOARD] = board
 
 
 @njit(cache=True)
 def observe_fs_hand(look, kind, k, init_mask, part_mask):
     """Fight Song hand k (1..3) of a round of this kind (engine FSK_), initiating teams and playing seats, begins."""
-    board_context = look[LOOK_BOARD_CONTEXT]
+    board_context = look.board_context
     board_context[RS_FS_KIND] = kind
     board_context[RS_FS_HAND] = k
     board_context[RS_FS_INIT] = init_mask
@@ -187,7 +201,7 @@ def observe_fs_hand(look, kind, k, init_mask, part_mask):
 def observe_board(look, st, hand, board, layer, nplays):
     """A board is played: every seat sees it, and each playing seat sees its own cards (every card dealt to a seat
     is in its hand at the start of the next board it plays)."""
-    known_by = look[LOOK_KNOWN_BY]
+    known_by = look.known_by
     n_gp = st[S_SIZE + STK_GP]
     every_seat = (1 << st[S_N]) - 1
     known_by[n_gp + board] = every_seat
@@ -210,9 +224,7 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
       free corner; on a tie, a less versatile kind, then a corner worth less to the deck, then the lower corner
       and kind), so each card left in her hand is none of those kinds. If the card she played cannot be one she
       could hold by that reading, she does not play as greedy: the seat stops reading her plays."""
-    known_by = look[LOOK_KNOWN_BY]
-    ruled_out = look[LOOK_RULED_OUT]
-    reads = look[LOOK_READS]
+    known_by, ruled_out, reads = look.known_by, look.ruled_out, look.reads
     n = st[S_N]
     kind = gp_kind[card]
     played = score[board, corner, kind]
@@ -272,7 +284,7 @@ def observe_play(look, st, hand, gp_kind, score, vers, cval, board, layer, playe
 @njit(cache=True)
 def observe_return(look, card):
     """A card left in a Fight Song hand goes under the Game Play stack: what was inferred about it lapses."""
-    ruled_out = look[LOOK_RULED_OUT]
+    ruled_out = look.ruled_out
     for s in range(ruled_out.shape[0]):
         ruled_out[s, card] = 0
 
@@ -403,12 +415,10 @@ def _outcome(wst, res, seat, n, target):
 
 
 @njit(cache=True)
-def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays,
-           look):
-    """The lookahead seat's (kind, corner) for play j of the board (engine.play_board calls it): a regular hand
-    (layer 0) or a Fight Song hand (layer 1). look holds the game's stacks (rg) beside the scratch."""
-    (rules, order_gp, order_act, order_fs, rg, sst, srg, shand, wst, wrg, whand, pool, spol, spar, tpol, tpar, rng2,
-     res, dout, dtr, playout_traced, cand, known_by, ruled_out, board_context, reads) = look
+def choose(st, hand, tab, rng, board, layer, seat, j, nplays, look):
+    """The lookahead seat's (kind, corner) for play j of the board, the game's tables tab (engine.play_board calls
+    it): a regular hand (layer 0) or a Fight Song hand (layer 1). look: the scratch (a Look)."""
+    par, gp_kind, gtab, cand, res, wst = tab.par, tab.gp_kind, tab.gtab, look.cand, look.res, look.wst
     horizon = np.int64(par[seat, PB_HORIZON])
     if j == nplays - 1 and layer == 0 and horizon == 1:
         # the last play of a regular hand, the playouts ending with it: more points never hurt there (the margin,
@@ -416,12 +426,12 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
         # cards: greedy's play (a search could only mistake noise for a better play)
         mv = np.int64(gtab[board, st[S_FREE], st[O_HM + seat]])
         return mv >> 2, mv & 3
-    m = _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat, j,
-                    nplays, cand)
+    m = _candidates(st, hand, gp_kind, tab.score, tab.vers, tab.cval, gtab, tab.lf, tab.deck_k, look.tpol, look.tpar,
+                    rng, board, layer, seat, j, nplays, cand)
     if m == 1:
         return cand[0, 0], cand[0, 1]
-    n = rules[R_PLAYERS]
-    target = rules[R_TARGET]
+    n = st[S_N]
+    target = look.cfg.rules[R_TARGET]
     samples = np.int64(par[seat, PB_SAMPLES])
     read_plays = par[seat, PB_READ] != 0.0
     stop = st[S_HANDS] + horizon - layer if horizon > 0 else NO_STOP  # (in a Fight Song hand, S_HANDS counts its hand)
@@ -429,19 +439,21 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     for c in range(m):
         cand[c, 2] = 0
     for _ in range(samples):
-        _redeal(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, read_plays)
+        _redeal(st, look.rg, hand, gp_kind, seat, rng, stream, look.sst, look.srg, look.shand, look.pool,
+                look.known_by, look.ruled_out, read_plays)
         key = next_u64(rng, stream)
         for c in range(m):
-            _copy(sst, srg, shand, wst, wrg, whand)
-            _script(st, wst, whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], spol, spar)
-            reset_streams(rng2, key, 0)
+            _copy(look.sst, look.srg, look.shand, wst, look.wrg, look.whand)
+            _script(st, wst, look.whand, gp_kind, layer, seat, j, cand[c, 0] * 4 + cand[c, 1], look.cfg.tables.pol,
+                    look.cfg.tables.par)
+            reset_streams(look.rng2, key, 0)
             for i in range(N_RESUME):
-                res[i] = board_context[i]
+                res[i] = look.board_context[i]
             res[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
             res[RS_BOARD] = board
             res[RS_STOP] = stop
-            run(key, np.int64(0), np.int64(0), np.int64(1), rules, order_gp, order_act, order_fs, gp_kind, how, score,
-                vers, cval, gtab, lf, deck_k, spol, spar, dout, dtr, playout_traced[0], wst, wrg, whand, rng2, None, res)
+            run(key, np.int64(0), np.int64(0), np.int64(1), look.cfg, look.dout, look.dtr, look.playout_traced[0], wst,
+                look.wrg, look.whand, look.rng2, None, res)
             cand[c, 2] += _outcome(wst, res, seat, n, target)
     # greedy's play (candidate 0) stands unless another beats it by more than the edge per redeal: in a regular hand
     # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands, which a
@@ -454,69 +466,59 @@ def choose(st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par
     return cand[best, 0], cand[best, 1]
 
 
-def _scratch(rules, order_gp, order_act, order_fs, rg, width):
-    """The decision scratch (see the module docstring), allocated once per block of games or traced game, with
-    the game's stacks rg (engine.play_board does not hand them to choose). The
-    playouts' seats play greedy (battle: the leader); the candidates' team play uses its default weights."""
-    n = int(rules[R_PLAYERS])
-    sample = scratch(rules, order_gp, order_act, order_fs)[:3]
-    work = scratch(rules, order_gp, order_act, order_fs)[:3]
+def _scratch(cfg, rg, width):
+    """The decision scratch (a Look) of the game configured by cfg, whose stacks are rg, for result rows of `width`.
+    The playouts' seats play greedy (battle: the leader); the candidates' team play uses its default weights."""
+    n = int(cfg.rules[R_PLAYERS])
+    sample = scratch(cfg)[:3]
+    work = scratch(cfg)[:3]
     spol = np.full(n, P_GREEDY, dtype=np.int64)
     spar = np.zeros((n, max(N_PAR, 4)), dtype=np.float64)  # (scripts: 2 players replay up to 3 plays of a seat)
     tpol = np.full(n, P_TEAM, dtype=np.int64)
     tpar = np.zeros((n, N_PAR), dtype=np.float64)
     tpar[:, PB_PARTNER] = 1.0
     tpar[:, PB_OPPONENT] = 1.0
-    pool = np.zeros(max(order_gp.shape[0], order_act.shape[0], order_fs.shape[0]), dtype=np.int64)
-    return (rules, order_gp, order_act, order_fs, rg, *sample, *work, pool, spol, spar, tpol, tpar,
-            np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
-            np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
-            # playout_traced: False, read at run time so that the playouts' engine.run sees a plain bool, as the
-            # default kernels do (whose compiled play_board and fight_song_round they then share), not the
-            # literal False a constant would give (one more compile of each)
-            np.zeros(1, dtype=np.bool_),
-            np.zeros((MAXCAND, 3), dtype=np.int64),
-            # the seats' memory: known_by, ruled_out, board_context, reads
-            np.zeros(order_gp.shape[0] + order_act.shape[0] + order_fs.shape[0], dtype=np.int64),
-            np.zeros((n, order_gp.shape[0]), dtype=np.int64), np.zeros(N_RESUME, dtype=np.int64),
-            np.zeros(n, dtype=np.int64))
+    n_gp, n_act, n_fs = cfg.order_gp.shape[0], cfg.order_act.shape[0], cfg.order_fs.shape[0]
+    return Look(
+        cfg._replace(tables=cfg.tables._replace(pol=spol, par=spar)), rg, *sample, *work, np.zeros(max(n_gp, n_act, n_fs), dtype=np.int64),
+        tpol, tpar, np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(N_RESUME, dtype=np.int64),
+        np.zeros((1, width), dtype=np.int64), np.zeros((1, 1), dtype=np.int64),
+        # playout_traced: False, read at run time so that the playouts' engine.run sees a plain bool, as the
+        # default kernels do (whose compiled play_board and fight_song_round they then share), not the
+        # literal False a constant would give (one more compile of each)
+        np.zeros(1, dtype=np.bool_),
+        np.zeros((MAXCAND, 3), dtype=np.int64),
+        known_by=np.zeros(n_gp + n_act + n_fs, dtype=np.int64), ruled_out=np.zeros((n, n_gp), dtype=np.int64),
+        board_context=np.zeros(N_RESUME, dtype=np.int64), reads=np.zeros(n, dtype=np.int64))
 
 
-def _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look):
+def _compile_choose(game_arrays, cfg, look):
     """Compile choose (and with it the playouts' engine.run) before the kernel that calls it: numba would type a
     call to engine.run or play_board made while they are being compiled as a recursive call, and not link it."""
     st, rg, hand, rng = game_arrays
     i = types.int64
-    arrays = (st, hand, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, rng)
-    choose.compile(tuple(typeof(a) for a in arrays) + (i, i, i, i, i, typeof(look)))
+    choose.compile((typeof(st), typeof(hand), typeof(cfg.tables), typeof(rng), i, i, i, i, i, typeof(look)))
 
 
-def play_game_look(seed, game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k,
-                   pol, par, out, trace):
+def play_game_look(seed, game, cfg, out, trace):
     """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
-    game_arrays = scratch(rules, order_gp, order_act, order_fs)
-    look = _scratch(rules, order_gp, order_act, order_fs, game_arrays[1], out.shape[-1])
-    _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look)
-    return run(seed, game, 0, 1, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out.reshape(1, -1), trace, True, *game_arrays, look, None)
+    game_arrays = scratch(cfg)
+    look = _scratch(cfg, game_arrays[1], out.shape[-1])
+    _compile_choose(game_arrays, cfg, look)
+    return run(seed, game, 0, 1, cfg, out.reshape(1, -1), trace, True, *game_arrays, look, None)
 
 
-def play_block_look(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval,
-                    gtab, lf, deck_k, pol, par, out):
+def play_block_look(seed, first_game, lo, hi, cfg, out):
     """engine.play_block for a configuration with lookahead seats."""
-    game_arrays = scratch(rules, order_gp, order_act, order_fs)
-    look = _scratch(rules, order_gp, order_act, order_fs, game_arrays[1], out.shape[1])
-    _compile_choose(game_arrays, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par, look)
-    run(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-        deck_k, pol, par, out, NO_TRACE, False, *game_arrays, look, None)
+    game_arrays = scratch(cfg)
+    look = _scratch(cfg, game_arrays[1], out.shape[1])
+    _compile_choose(game_arrays, cfg, look)
+    run(seed, first_game, lo, hi, cfg, out, NO_TRACE, False, *game_arrays, look, None)
 
 
 LOOK_CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of greedy playouts
 
 
-def batch_look(seed, first_game, rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf,
-               deck_k, pol, par, out):
+def batch_look(seed, first_game, cfg, out):
     """engine.batch with the lookahead kernel (blocks of LOOK_CHUNK games on the thread pool)."""
-    run_in_blocks(play_block_look, out.shape[0], LOOK_CHUNK, (seed, first_game),
-                  (rules, order_gp, order_act, order_fs, gp_kind, how, score, vers, cval, gtab, lf, deck_k, pol, par,
-                   out))
+    run_in_blocks(play_block_look, out.shape[0], LOOK_CHUNK, (seed, first_game), (cfg, out))

@@ -15,57 +15,48 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.drama import D_SIZE
-
-from analyzer.games.fightsong.rules import N_KINDS
+from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP, TRACE_FIXED
+from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
+from analyzer.games.layout import Layout
 
 MAXP = 4  # most players (and teams)
+LAYERS = 2  # hands per seat: 0 the regular hand, 1 the Fight Song hand
 
-# stacks
-STK_GP, STK_ACT, STK_FS = 0, 1, 2
-
-# st: scalars
-S_TOP, S_CNT, S_SIZE, S_BASE = 0, 3, 6, 9  # per stack (3 each)
-S_HANDS = 12  # regular hands played
-S_NE = 13  # trace events written
-S_OVF = 14  # 1 if the trace buffer was too small
-S_N = 15  # players
-# st: blocks
-O_TPTS = 16  # per team: recorded round points
-O_TEXTRA = 20  # per team: extra points
-O_TCROSS = 24  # per team: multiples of fs_step its round points have crossed
-O_TPEND = 28  # per team: Fight Song opportunities not yet played
-O_TSC = 32  # per team: points of the board being played (a hand or a Fight Song hand); -1 not playing
-O_SEATPTS = 36  # per seat: round points its cards scored in regular hands
-O_TCARD = 40  # per corner: card played on it this board, -1 free
-O_TSEAT = 44  # per corner: seat that played it
-O_SEQ = 48  # the board's plays in order: seat of play j (8)
-O_PL = 56  # card of play j (8)
-O_PLC = 64  # corner of play j (8)
-O_PLH = 72  # how play j scored (8)
-O_MOVES = 80  # per seat: scripted moves used (tests)
-O_REG = 84  # the regular hand's played cards, kept until they go back under the stack (8)
-O_UNSEEN = 92  # per kind: cards the deciding player cannot see (9)
-O_HN = 104  # hand sizes, layer x seat (8)
-O_HC = 112  # kinds held, (layer x seat) x kind (72)
-O_XSNAP = 184  # per team: extra points before the current hand's Fight Song rounds
-O_HM = 188  # kinds held (bit k: at least one card of kind k), layer x seat (8)
-S_FREE = 196  # the board's free corners (bit c: corner c is free)
-S_LEFT = 197  # the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it
-O_DRAMA = 198  # the drama block (analyzer.games.drama): per team, its score
-ST_SIZE = O_DRAMA + D_SIZE
-
-# trace events: column 0 is the code, columns 1..11 fields, TRACE_FIXED.. a list (cards or per-team values)
-EV_DECK, EV_DEAL, EV_HAND, EV_PLAY, EV_RECORD, EV_FS_ROUND, EV_BATTLE, EV_FS_HAND, EV_FS_SCORE, EV_FS_END, \
-    EV_RETURN, EV_PICKUP, EV_END = range(1, 14)
-TRACE_FIXED = 12
-
-# deal reasons, return reasons
-DEAL_START, DEAL_REFILL, DEAL_FS, DEAL_FS_EXTRA = 0, 1, 2, 3
-RET_HAND, RET_FS_HAND, RET_FS_UNPLAYED = 0, 1, 2
-
-# Fight Song round kinds and outcomes
-FSK_OPPORTUNITY, FSK_TIEBREAK = 0, 1
-FSO_TIE, FSO_WON, FSO_LOST, FSO_NO_POINT = 0, 1, 2, 3
+# The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
+STATE = Layout("Fight Song's state", [
+    ("S_TOP", 3, "per stack (STK_GP, STK_ACT, STK_FS): the offset of its top card in its ring"),
+    ("S_CNT", 3, "per stack: the cards in it"),
+    ("S_SIZE", 3, "per stack: its ring's size"),
+    ("S_BASE", 3, "per stack: where its ring starts in rg"),
+    ("S_HANDS", 1, "regular hands played"),
+    ("S_NE", 1, "trace events written"),
+    ("S_OVF", 1, "1 if the trace buffer was too small"),
+    ("S_N", 1, "players"),
+    ("O_TPTS", MAXP, "per team: recorded round points"),
+    ("O_TEXTRA", MAXP, "per team: extra points"),
+    ("O_TCROSS", MAXP, "per team: multiples of fs_step its round points have crossed"),
+    ("O_TPEND", MAXP, "per team: Fight Song opportunities not yet played"),
+    ("O_TSC", MAXP, "per team: points of the board being played (a hand or a Fight Song hand); -1 not playing"),
+    ("O_SEATPTS", MAXP, "per seat: round points its cards scored in regular hands"),
+    ("O_TCARD", N_CORNERS, "per corner: the card played on it this board, -1 free"),
+    ("O_TSEAT", N_CORNERS, "per corner: the seat that played it"),
+    # (a board has at most N_CORNERS plays: each takes a free corner)
+    ("O_SEQ", N_CORNERS, "the board's plays in order: the seat of play j"),
+    ("O_PL", N_CORNERS, "the card of play j"),
+    ("O_PLC", N_CORNERS, "the corner of play j"),
+    ("O_PLH", N_CORNERS, "how play j scored"),
+    ("O_MOVES", MAXP, "per seat: scripted moves used (tests)"),
+    ("O_REG", N_CORNERS, "the regular hand's played cards, kept until they go back under the stack"),
+    ("O_UNSEEN", N_KINDS, "per kind: cards the deciding player cannot see"),
+    ("O_HN", LAYERS * MAXP, "hand sizes, layer x seat (hn_at)"),
+    ("O_HC", LAYERS * MAXP * N_KINDS, "kinds held, (layer x seat) x kind (hc_at)"),
+    ("O_XSNAP", MAXP, "per team: extra points before the current hand's Fight Song rounds"),
+    ("O_HM", LAYERS * MAXP, "kinds held (bit k: at least one card of kind k), layer x seat"),
+    ("S_FREE", 1, "the board's free corners (bit c: corner c is free)"),
+    ("S_LEFT", 1, "the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it"),
+    ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): per team, its score"),
+], size_name="ST_SIZE")
+STATE.define(globals())
 
 
 @njit(cache=True, inline="always")
@@ -143,11 +134,9 @@ def clear_hand(st, layer, seat):
     st[O_HM + layer * MAXP + seat] = 0
 
 
-# one compiled signature (constants passed as fields would otherwise compile a copy per combination)
-@njit("int64(int64[::1], int64[:, ::1], boolean, int64, int64, int64, int64, int64, int64, int64, int64, int64, "
-      "int64, int64, int64)", cache=True)
-def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
-    """Append an event; returns its row (or -1 when tracing is off or the buffer is full)."""
+# one compiled signature (constants passed as fields would otherwise compile a copy per combination); call emit
+@njit("int64(int64[::1], int64[:, ::1], boolean, " + ", ".join(["int64"] * 10) + ")", cache=True)
+def _emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9):
     if not on:
         return -1
     k = st[S_NE]
@@ -164,10 +153,15 @@ def emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
     tr[k, 7] = f7
     tr[k, 8] = f8
     tr[k, 9] = f9
-    tr[k, 10] = f10
-    tr[k, 11] = f11
     st[S_NE] = k + 1
     return k
+
+
+@njit(cache=True, inline="always")
+def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0, f8=0, f9=0):
+    """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing
+    is off or the buffer is full)."""
+    return _emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9)
 
 
 @njit("void(int64[::1], int64[:, ::1], int64, int64, int64, int64)", cache=True)

@@ -1,7 +1,6 @@
 """Bring the Noize: bluff bidding on how many cards of an instrument all players hold (2-7 players)."""
 import numpy as np
 
-from analyzer.games import drama
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
@@ -9,6 +8,7 @@ from analyzer.games.noize import idle as I
 from analyzer.games.noize import lookahead as LA
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
+from analyzer.games.noize.events import EVENTS
 
 POLICIES = (
     Policy("random", E.P_RANDOM,
@@ -37,13 +37,6 @@ POLICIES = (
             Param("horizon", "int", 1, "rounds each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500))),
 )
-
-
-def columns(n):
-    return ([f"win_{s}" for s in range(n)] + ["n_winners", "length", "end"]
-            + [f"final_hand_{s}" for s in range(n)]
-            + ["challenger_wins", "bids", "opening_challenged", "bluffs"]
-            + list(drama.COLUMNS) + [f"{prefix}{s}" for _, prefix in E.POWER for s in range(n)])
 
 
 def encode(rules, seats):
@@ -78,12 +71,15 @@ GAME = Game(
     summary="bluff bidding on how many cards of an instrument all players hold together",
     settings=R.SETTINGS,
     policies=POLICIES,
-    columns=columns,
+    columns=E.columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
     batch=batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
+    events=EVENTS,
+    events_source="analyzer/games/noize/events.py",
+    trace_context=T.context,
     length_label="rounds",
     end_conditions=("a challenge loser reached the finish count",),
     metrics=(

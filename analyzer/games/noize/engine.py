@@ -15,7 +15,11 @@ from numba import njit
 
 from analyzer.games import drama
 from analyzer.prefetch import prefetch
+from analyzer.games.layout import SEATS, Row, col
 from analyzer.games.noize import drama_lanes
+from analyzer.games.noize.events import (
+    BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
+    EV_REVEAL, EV_ROUND, EV_SHUFFLE, TRACE_FIXED)
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
 from analyzer.threads import run_in_blocks
 
@@ -36,31 +40,32 @@ N_PARAMS = 4
 # threshold's default parameters, in those columns (the lookahead's playouts play them for every seat)
 THRESHOLD_DEFAULTS = (0.5, 0.1, 2.0, 1.0)
 
-# trace events: column 0 is the code
-EV_DECK, EV_ROUND, EV_SHUFFLE, EV_DEAL, EV_BID, EV_CHALLENGE, EV_REVEAL, EV_COUNT, EV_END = range(1, 10)
-TRACE_FIXED = 8  # event columns besides a card list
-
-# bid kinds in EV_BID: how the policy arrived at it (for audits of the policies, not the rules)
-BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM, BID_LOOKAHEAD = 0, 1, 2, 3, 4
-
-
-def n_columns(n):
-    return 2 * n + 7 + drama.N_COLUMNS + N_POWER * n
-
-
 # card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
 # seat, after the drama columns; both come last. While the game plays, the drama is a few locals
 # (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama block is
-# unpacked into the row's last 2 + 3n columns (no scratch array) for drama.finish.
+# unpacked into the row's last columns (no scratch array) for drama.finish.
 POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
          ("two or more Groupies", "open_groupie2_"))
-N_POWER = 3
+N_POWER = len(POWER)
 
-
-@njit(cache=True)
-def _columns(n):
-    # win_0.., n_winners, length, end, final_hand_0.., challenger_wins, bids, opening_challenged, bluffs
-    return n, n + 1, n + 2, n + 3, 2 * n + 3, 2 * n + 4, 2 * n + 5, 2 * n + 6
+# The result row (docs/noize.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
+# col(R_..., n) is its column with n players. The drama and card-power columns come last (base.added_columns).
+ROW = Row("Bring the Noize's result row", [
+    ("R_WIN", "win_", SEATS, "1: the seat holds the fewest cards at the end"),
+    ("R_NWIN", "n_winners", 1, ""),
+    ("R_LEN", "length", 1, "rounds"),
+    ("R_END", "end", 1, "0: the only end"),
+    ("R_HAND", "final_hand_", SEATS, "cards the seat held at the end"),
+    ("R_CHW", "challenger_wins", 1, "challenges the challenger won"),
+    ("R_BIDS", "bids", 1, ""),
+    ("R_OPEN", "opening_challenged", 1, "rounds whose opening bid was challenged"),
+    ("R_BLUFF", "bluffs", 1, ""),
+    ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
+    ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+    ("R_ROW_END", (), 1, "the row's width"),
+])
+ROW.define(globals())
+columns = ROW.names
 
 
 @njit(cache=True)
@@ -215,8 +220,9 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
 
 
 @njit(cache=True, inline="always")
-def _event(trace, ne, code, a, b, c, d, e, f):
-    """Write event row ne (fields a..f) if the buffer has room; return the next row index.
+def _event(trace, ne, code, a=0, b=0, c=0, d=0, e=0, f=0):
+    """Write event row ne (fields a..f, as events.py declares them) if the buffer has room; return the next
+    row index.
 
     Card lists and per-seat lists go in columns TRACE_FIXED onwards, written by the caller."""
     if ne < trace.shape[0]:
@@ -341,10 +347,10 @@ def _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne,
         _shuffle(rng, stack, D, prefix)
         pos = 0
         if trace_on:
-            ne = _event(trace, ne, EV_SHUFFLE, D, 0, 0, 0, 0, 0)
+            ne = _event(trace, ne, EV_SHUFFLE, D)
             _cards(trace, ne, stack, D)
     if trace_on:
-        ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos, 0, 0)
+        ne = _event(trace, ne, EV_ROUND, rounds + 1, dealer, starter, pos)
     return starter, pos, ne
 
 
@@ -380,7 +386,7 @@ def _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand, cnt,
             if width > 64:
                 prefetch(moves_flat, row + 64)
         if trace_on:
-            ne = _event(trace, ne, EV_DEAL, p, h, pos if pos < D else pos - D, 0, 0, 0)
+            ne = _event(trace, ne, EV_DEAL, p, pos if pos < D else pos - D, h)
             if ne <= trace.shape[0]:
                 for c in range(h):
                     trace[ne - 1, TRACE_FIXED + c] = stack[(pos + c) % D]
@@ -428,7 +434,7 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
         if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
             out[c_bluff] += 1
         if trace_on:
-            ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind, 0, 0)
+            ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind)
         seat = _next_seat(seat, n)
 
 
@@ -437,7 +443,6 @@ def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, fi
             trace_on):
     """The challenge: count the bid instrument plus every Groupie; the loser is dealt one card more from now
     on. Returns (whether the loser reached the finish count, the loser, rounds played, ne)."""
-    C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     count = cur // 4
     inst = cur % 4
     have_inst = _field(in_play_cards, inst)
@@ -446,13 +451,13 @@ def _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, fi
     loser = challenger if have >= count else bidder
     hand[loser] += 1
     rounds += 1
-    out[C_BIDS] += bids
+    out[col(R_BIDS, n)] += bids
     if loser == bidder:
-        out[C_CHW] += 1
+        out[col(R_CHW, n)] += 1
     if bids == 1:
-        out[C_OPEN] += 1
+        out[col(R_OPEN, n)] += 1
     if trace_on:
-        ne = _event(trace, ne, EV_CHALLENGE, challenger, bidder, count, inst, 0, 0)
+        ne = _event(trace, ne, EV_CHALLENGE, challenger, bidder, count, inst)
         for j in range(n):
             p = (starter + j) % n
             ne = _event(trace, ne, EV_REVEAL, p, cnt[p, 0], cnt[p, 1], cnt[p, 2], cnt[p, 3], cnt[p, 4])
@@ -537,7 +542,6 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     for p in range(n):
         hand[p] = start
         moves[p] = 0
-    C_NWIN, C_LEN, C_END, C_HAND, C_CHW, C_BIDS, C_OPEN, C_BLUFF = _columns(n)
     for c in range(out.shape[0]):
         out[c] = 0
     standings = drama_lanes.deal(n, start)  # the drama (who leads, who trails), updated after every round
@@ -545,7 +549,7 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
 
     ne = 0
     if trace_on:
-        ne = _event(trace, ne, EV_DECK, D, 0, 0, 0, 0, 0)
+        ne = _event(trace, ne, EV_DECK, D)
         _cards(trace, ne, stack, D)
 
     pos = 0
@@ -563,7 +567,7 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
         else:  # the same moves, with bluffs, other policies and events
             cur, bidder, seat, bids, ne = _bidding(
                 n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
-                rng, moves, out, C_BLUFF, trace, ne, trace_on, look,
+                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, look,
                 (rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds))
         over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
                                           out, trace, ne, trace_on)
@@ -575,26 +579,29 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     low = fewest(hand, n)
     n_win = 0
     for p in range(n):
-        out[C_HAND + p] = hand[p]
+        out[col(R_HAND, n) + p] = hand[p]
         if hand[p] == low:
-            out[p] = 1
+            out[col(R_WIN, n) + p] = 1
             n_win += 1
-    out[C_NWIN] = n_win
-    out[C_LEN] = rounds
-    out[C_END] = 0
+    out[col(R_NWIN, n)] = n_win
+    out[col(R_LEN, n)] = rounds
+    out[col(R_END, n)] = 0
     winner = -1
     if n_win == 1:
         for p in range(n):
             if hand[p] == low:
                 winner = p
-    drama_lanes.write(standings, out, 2 * n + 9, n)
-    drama.finish(out, 2 * n + 9, n, winner, rounds, out, 2 * n + 7)
+    # the drama block (drama.block_size(n) slots) in the row's last columns, read by drama.finish before it
+    # writes the drama columns; the card-power columns after them are written last
+    block = col(R_ROW_END, n) - (drama.D_STAND + drama.D_UNIT * n)
+    drama_lanes.write(standings, out, block, n)
+    drama.finish(out, block, n, winner, rounds, out, col(R_DRAMA, n))
     for p in range(n):
         for k in range(N_POWER):
-            out[2 * n + 11 + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
+            out[col(R_POWER, n) + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
     if trace_on:
-        ne = _event(trace, ne, EV_END, n_win, rounds, 0, 0, 0, 0)
-        _cards(trace, ne, out, n)
+        ne = _event(trace, ne, EV_END, rounds, finish, loser)
+        _cards(trace, ne, out, n)  # the win_s flags (R_WIN: the row's first columns)
         if ne > trace.shape[0]:
             return -1
     return ne

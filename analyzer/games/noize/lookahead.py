@@ -40,11 +40,13 @@ The decision, each time the rules give the seat one (opening the bidding, or rai
 import numpy as np
 from numba import njit
 
+from analyzer.games.layout import col
 from analyzer.games.noize.engine import (
-    BID_LOOKAHEAD, GROUPIE, N_INST, N_PARAMS, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, R_FINISH, R_PLAYERS, R_SHUFFLE,
-    R_START, THRESHOLD_DEFAULTS, _bidding, _columns, _deal, _min_legal, _next_seat, _open_round, _prefix_counts, _settle, fewest,
+    GROUPIE, N_INST, N_PARAMS, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE,
+    R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _min_legal, _next_seat, _open_round, _prefix_counts, _settle, fewest,
     p_holds, run, threshold_move)
 from analyzer.games.noize.engine import _scratch as _game_scratch
+from analyzer.games.noize.events import BID_LOOKAHEAD
 from analyzer.rng import GOLDEN, mix64, new_streams, next_u64, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -107,7 +109,7 @@ def _playout(move, seat, cur, bidder, bids, pos, starter, rounds, stop, rules, g
     width = geometry[6]
     start = rules[R_START]
     finish = rules[R_FINISH]
-    c_bluff = _columns(n)[7]
+    c_bluff = col(R_BLUFF, n)
     off = np.int64(0)
     first = True
     while True:
