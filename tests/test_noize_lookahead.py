@@ -148,7 +148,7 @@ def test_a_scenario_without_lookahead_never_compiles_the_lookahead_kernel(tmp_pa
             "GAME.run_batch(sc.arms[0].encoded(GAME), 1, 0, out)\n"
             "GAME.play_traced(sc.arms[0].encoded(GAME), 1, 3)\n"
             "print(len(LA.play_chunk_look.signatures), len(LA.play_game_look.signatures), len(LA.choose.signatures),\n"
-            "      len(LA._playout.signatures), len(E.run.signatures))\n")
+            "      len(LA.search_lookahead.signatures), len(E.run.signatures))\n")
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert res.stdout.split() == ["0", "0", "0", "0", "1"]

@@ -4,7 +4,7 @@ import pytest
 
 from analyzer.games import get_game
 from analyzer.games.noize import engine as E
-from analyzer.games.noize.rules import TABLE
+from analyzer.games.noize.rules import TABLE, tail_table_size
 from analyzer.errors import ScenarioError
 from noize_helpers import CHALLENGE, D, G, K, V, X, bid, names, play_scripted, stacked_deck
 
@@ -143,6 +143,12 @@ def test_rules_that_cannot_be_played_are_rejected():
         GAME.validate_rules({"vocals": 5, "keyboard": 5, "guitar": 5, "drums": 5, "groupies": 0}, 4, "t.toml")
     with pytest.raises(ScenarioError, match="MiB"):
         GAME.validate_rules({"start_cards": 1, "finish_cards": 60, "vocals": 200, "keyboard": 200}, 7, "t.toml")
+
+
+@pytest.mark.parametrize("start, finish, n", [(3, 8, 4), (4, 12, 2), (1, 5, 7)])
+def test_the_table_size_checked_before_a_run_is_the_tables(start, finish, n):
+    counts = np.array([20, 19, 18, 17, 6], dtype=np.int64)
+    assert E.tail_table(counts, start, finish, n).size == tail_table_size(start, finish, n)
 
 
 def test_threshold_probabilities_match_scipy():

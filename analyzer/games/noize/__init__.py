@@ -5,7 +5,7 @@ from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Poli
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
 from analyzer.games.noize import idle as I
-from analyzer.games.noize import lookahead as LA
+from analyzer.games.noize import kernels as K
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
 from analyzer.games.noize.events import EVENTS
@@ -58,10 +58,8 @@ def encode(rules, seats):
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """The numba batch; with a lookahead seat, the lookahead kernel (compiled on first use; the default kernel
-    never compiles it)."""
-    kernel = LA.batch_look if LA.uses_lookahead(pol) else E.batch
-    kernel(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out)
+    """The numba batch (kernels.batch: with a lookahead seat, the lookahead kernel)."""
+    K.batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out)
 
 
 GAME = Game(

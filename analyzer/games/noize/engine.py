@@ -116,12 +116,6 @@ def tail_table(deck_k, start, finish, n):
     return table
 
 
-def tail_table_size(start, finish, n):
-    """Entries tail_table would hold (checked before a run, so a huge table is a clear error)."""
-    max_hidden = (n - 1) * (finish - 1)
-    return N_INST * (finish - start) * finish * (max_hidden + 1) * (max_hidden + 2)
-
-
 @njit(cache=True, inline="always")
 def p_holds(count, inst, seat, cnt, hand, start, hidden, table):
     """Probability, from seat's own hand, that at least `count` of inst + Groupies are in play."""
@@ -404,23 +398,30 @@ def _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand, cnt,
 
 
 @njit(cache=True, inline="always")
-def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
-             table, rng, moves, out, c_bluff, trace, ne, trace_on, look, situation):
-    """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
-    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne).
+def raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on):
+    """seat raises the standing bid to `key` (a bid of this `kind`: BID_...). Returns (standing bid, bidder, the
+    next seat to move, bids, ne)."""
+    if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
+        out[c_bluff] += 1
+    if trace_on:
+        ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind)
+    return key, seat, _next_seat(seat, n), bids + 1, ne
 
-    look: None, or the lookahead's scratch (lookahead.py), which then decides for its seats: numba drops
-    that branch from the kernels compiled with None. situation: what else it sees (lookahead.choose)."""
+
+@njit(cache=True, inline="always")
+def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
+             table, rng, moves, out, c_bluff, trace, ne, trace_on, hand_over):
+    """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
+    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting).
+
+    hand_over: None (the default kernels: numba drops the branch), or anything else: then the bidding stops
+    before a P_LOOKAHEAD seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
+    (lookahead.py) to decide it, raise_bid, and call _bidding again."""
     while True:
-        looked = False
-        if look is not None:
+        if hand_over is not None:
             if pol[seat] == P_LOOKAHEAD:
-                key, kind = _lookahead.choose(seat, cur, bidder, bids, pol, par, seat_rows, moves_flat, width, row_at,
-                                              cnt, hand, table, rng, look, situation)
-                looked = True
-        if looked:
-            pass
-        elif seat_rows[seat] >= 0:
+                return cur, bidder, seat, bids, ne, True
+        if seat_rows[seat] >= 0:
             # one load; a bid above the row (more cards than are in play) is challenged
             key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
             kind = BID_PLAIN
@@ -433,15 +434,8 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
         else:
             key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
         if key < 0:
-            return cur, bidder, seat, bids, ne
-        cur = key
-        bidder = seat
-        bids += 1
-        if kind == BID_JUMP_BLUFF or kind == BID_WEAK_BLUFF:
-            out[c_bluff] += 1
-        if trace_on:
-            ne = _event(trace, ne, EV_BID, seat, key // 4, key % 4, kind)
-        seat = _next_seat(seat, n)
+            return cur, bidder, seat, bids, ne, False
+        cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on)
 
 
 @njit(cache=True, inline="always")
@@ -499,7 +493,7 @@ def geometry_of(rules, D, width):
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
 @njit(cache=True, _nrt=False)
 def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack,
-        prefix, hand, cnt, row_at, moves, out, trace, trace_on, look):
+        prefix, hand, cnt, row_at, moves, out, trace, trace_on):
     """Play games first_game + lo .. first_game + hi - 1 of the run keyed by seed into out[lo:hi], each with its
     random streams keyed to it; append events to `trace` if trace_on (0/1: a block of one game). Returns the
     number of events the last game wrote (-1 if the trace buffer was too small).
@@ -510,35 +504,16 @@ def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, widt
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         ne = _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand,
-                   cnt, row_at, moves, out[i], trace, trace_on, look)
+                   cnt, row_at, moves, out[i], trace, trace_on)
     return ne
 
 
-@njit(cache=True, inline="always")  # one caller: run
-def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
-          row_at, moves, out, trace, trace_on, look):
-    """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
-    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
-
-    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one
-    flat array, the length of its rows, the first row of each seat's block, and the table that numbers
-    hands (first_hands). Scratch: stack (deck size), prefix (2 x deck size + 1), hand, row_at and moves
-    (players), cnt (players x N_TYPES). look: None (the default kernels), or the lookahead's scratch
-    (lookahead.py: its seats then decide by simulation)."""
+@njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
+def begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on):
+    """A game's start: the deck into the stack, shuffled (or as stacked: tests) with its prefix sums; every hand
+    start_cards; the result row cleared; the deck event. Returns ne."""
     n = rules[R_PLAYERS]
-    finish = rules[R_FINISH]
-    start = rules[R_START]
     D = deck.shape[0]
-    geometry = geometry_of(rules, D, width)
-    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
-    # needs no hand counted per card type (cnt)
-    plain = True
-    for p in range(n):
-        if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
-            plain = False
-    if look is not None:
-        plain = False
-    keep_counts = trace_on or not plain
     for i in range(D):
         stack[i] = deck[i]
     if rules[R_STACKED] == 0:
@@ -546,42 +521,21 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     else:
         _prefix_counts(stack, D, prefix)
     for p in range(n):
-        hand[p] = start
+        hand[p] = rules[R_START]
         moves[p] = 0
     for c in range(out.shape[0]):
         out[c] = 0
-    standings = drama_lanes.deal(n, start)  # the drama (who leads, who trails), updated after every round
-    power = 0
-
     ne = 0
     if trace_on:
         ne = _event(trace, ne, EV_DECK, D)
         _cards(trace, ne, stack, D)
+    return ne
 
-    pos = 0
-    dealer = n - 1
-    rounds = 0
-    while True:
-        starter, pos, ne = _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne, trace_on)
-        deal_pos = pos
-        in_play, in_play_cards, pos, power, ne = _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand,
-                                                       cnt, seat_rows, first_hand, moves_flat, row_at, power, trace,
-                                                       ne, trace_on)
-        # bidding: the starter opens; each next player raises or challenges
-        if plain and not trace_on:
-            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, starter, n)
-        else:  # the same moves, with bluffs, other policies and events
-            cur, bidder, seat, bids, ne = _bidding(
-                n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
-                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, look,
-                (rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds))
-        over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
-                                          out, trace, ne, trace_on)
-        standings = drama_lanes.lost(standings, loser, rounds)
-        if over:
-            break
-        dealer = starter
-    # the winners hold the fewest cards (after the final loss)
+
+@njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
+def end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, trace_on):
+    """A game's end, after the final loss: the winners (the fewest cards), the result row, the drama and card
+    power, the end event. Returns the number of events written (-1 if the trace buffer was too small)."""
     low = fewest(hand, n)
     n_win = 0
     for p in range(n):
@@ -613,6 +567,56 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     return ne
 
 
+@njit(cache=True, inline="always")  # one caller: run
+def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
+          row_at, moves, out, trace, trace_on):
+    """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
+    trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
+
+    moves_flat, width, seat_rows, first_hand: the threshold seats' tabulated moves (actions.py) as one
+    flat array, the length of its rows, the first row of each seat's block, and the table that numbers
+    hands (first_hands). Scratch: stack (deck size), prefix (2 x deck size + 1), hand, row_at and moves
+    (players), cnt (players x N_TYPES). (A lookahead seat's game is lookahead.py's: it decides by the search.)"""
+    n = rules[R_PLAYERS]
+    finish = rules[R_FINISH]
+    start = rules[R_START]
+    D = deck.shape[0]
+    geometry = geometry_of(rules, D, width)
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
+    # needs no hand counted per card type (cnt)
+    plain = True
+    for p in range(n):
+        if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
+            plain = False
+    keep_counts = trace_on or not plain
+    ne = begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on)
+    standings = drama_lanes.deal(n, start)  # the drama (who leads, who trails), updated after every round
+    power = 0
+
+    pos = 0
+    dealer = n - 1
+    rounds = 0
+    while True:
+        starter, pos, ne = _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne, trace_on)
+        in_play, in_play_cards, pos, power, ne = _deal(geometry, pos, starter, rounds, keep_counts, stack, prefix, hand,
+                                                       cnt, seat_rows, first_hand, moves_flat, row_at, power, trace,
+                                                       ne, trace_on)
+        # bidding: the starter opens; each next player raises or challenges
+        if plain and not trace_on:
+            cur, bidder, seat, bids = _plain_bidding(moves_flat, row_at, starter, n)
+        else:  # the same moves, with bluffs, other policies and events
+            cur, bidder, seat, bids, ne, _ = _bidding(
+                n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
+                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, None)
+        over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
+                                          out, trace, ne, trace_on)
+        standings = drama_lanes.lost(standings, loser, rounds)
+        if over:
+            break
+        dealer = starter
+    return end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, trace_on)
+
+
 @njit(cache=True)
 def _scratch(deck, n):
     """The arrays a game is played in: stack, prefix, hand, cnt, row_at, moves."""
@@ -631,7 +635,7 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
                actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt,
-               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on, None)
+               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on)
 
 
 CHUNK = 64  # the batch's blocks are multiples of this many games
@@ -650,8 +654,7 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, 
     moves_flat = actions.reshape(actions.size)
     dummy = np.zeros((1, 1), dtype=np.int64)
     run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat,
-        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0),
-        None)
+        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0))
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
@@ -659,7 +662,3 @@ def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, fi
     run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game),
                   (rules, deck, pol, par, table, actions, seat_rows, first_hand, out))
 
-
-# the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels
-# given its scratch (look), never into the default ones
-from analyzer.games.noize import lookahead as _lookahead  # noqa: E402

@@ -1,59 +1,44 @@
-"""The Bring the Noize `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the unseen cards.
+"""The Bring the Noize `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the unseen cards, by the
+search driver (analyzer/games/search: driver.lookahead) on Bring the Noize's contract (search_ops.py).
 
-The pattern of analyzer/games/distance/lookahead.py, with one difference: there is no second game loop.
-- a separate kernel entry: `play_chunk_look` / `play_game_look` call engine.run with the lookahead's
-  scratch (`look`), and engine.run's bidding (engine._bidding) then lets `choose` decide for the
-  lookahead seats. Given None (the default kernels), numba drops that branch before typing, so the
-  default kernels never compile this module: their speed, compile time and results are unchanged. The
-  Python batch and the trace use this entry only when a seat plays lookahead (`uses_lookahead`).
-- the playouts use engine's own round pieces (_open_round, _deal, _bidding, _settle, fewest): every
-  rule is written once.
-- no allocation in the decision loop: the scratch (a sampled deck and its prefix sums, a working copy
-  of both, the pool of unseen cards, hands, counts, rows, the playouts' seats, a random state, a dummy
-  result row and trace, the candidates and their sums) is allocated once per chunk or traced game.
-- reproducible: a decision draws only from the seat's own stream (1 + seat), the playouts from a
-  private random state keyed from that stream, so a game depends only on (seed, game index).
-- (numba's cache keys a function on its own file: engine.run's lookahead specialisation, and every
-  kernel that calls it, embeds this module's code, so after editing this file clear the numba cache.)
-
-The decision, each time the rules give the seat one (opening the bidding, or raise-or-challenge):
-- what it sees: its own hand, every hand's size, the standing bid (and who made it), who dealt; what it
-  does not see: the other hands and the rest of the deck. It does not remember earlier rounds (as
-  `threshold`), nor read the bids as evidence about the hands (the playouts do that implicitly only
-  through the other seats' replies).
-- candidates: threshold's move (listed first: ties keep it), challenging (unless its own hand covers
-  the bid), and for each instrument the lowest legal count, one and two more, and the count its own
-  cards cover, each only if it could hold (no more than its own cards plus the hidden cards). With one
-  candidate it plays it at once.
-- for each of `samples` deals, the cards it cannot see are shuffled on its stream and put back into the
-  deck's other positions (its own hand stays where it was dealt; the other hands are the stretches of
-  the sampled deck the rules deal them), and every candidate is played on that same deal (common
-  random numbers): the round goes on with `threshold` at its default parameters for every seat, itself
-  included, then further rounds, for `horizon` rounds counting this one (0: to the end of the game).
-- outcome of a playout: if the game ended, WIN if it won alone, WIN / k if k players share the win,
-  -WIN if it lost; otherwise (fewest cards of another seat - its own cards) x WIN // finish_cards. It
-  plays the candidate with the best sum.
-- why horizon 1 by default (only the round being bid): measured against three threshold players (4
-  players, seats rotated, samples 8), it won a 34% share with horizon 1, 31% with 2 and 29% to the end
-  of the game (with samples 16): the later rounds add far more noise than information.
+- the decision (docs/noize.md, "lookahead"), each time the rules give the seat one (opening the bidding, or
+  raise-or-challenge): the candidate moves are search_ops.decisions (threshold's first), each tried on
+  `samples` redeals of the cards the seat cannot see (search_ops.redeal) and played on with threshold at its
+  default parameters for every seat for `horizon` rounds counting this one (0: to the end of the game);
+  outcome search_ops.score. The best sum is played (no edge: ties keep threshold's move).
+- why horizon 1 by default (only the round being bid): measured against three threshold players (4 players,
+  seats rotated, samples 8), it won a 34% share with horizon 1, 31% with 2 and 29% to the end of the game
+  (with samples 16): the later rounds add far more noise than information.
+- its own kernel entry: `play_chunk_look` / `play_game_look` play the game as engine.run does (engine's
+  begin_game, round pieces and end_game), except that the bidding (engine._bidding, given a hand-over) stops
+  before a lookahead seat's move, which the search decides. kernels.py uses this entry only when a seat plays
+  lookahead (`uses_lookahead`), so the default kernels never compile this module or the driver.
+- no allocation in the decision loop: the search's scratch (search_ops' positions and `look`, the candidates
+  and their sums) is allocated once per chunk or traced game.
+- reproducible: a decision draws only from the seat's own stream (1 + seat), the playouts from a private
+  random state keyed from that stream, so a game depends only on (seed, game index).
 """
 import numpy as np
 from numba import njit
 
 from analyzer.games.layout import col
+from analyzer.games.noize import drama_lanes, search_ops
 from analyzer.games.noize.engine import (
-    GROUPIE, N_INST, N_PARAMS, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE,
-    R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _min_legal, _next_seat, _open_round, _prefix_counts, _settle, fewest,
-    p_holds, run, threshold_move)
+    N_PARAMS, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS,
+    _bidding, _deal, _open_round, _settle, begin_game, end_game, geometry_of, raise_bid)
 from analyzer.games.noize.engine import _scratch as _game_scratch
 from analyzer.games.noize.events import BID_LOOKAHEAD
-from analyzer.rng import GOLDEN, mix64, new_streams, next_u64, shuffle
+from analyzer.games.noize.search_ops import (
+    AT_BIDDER, AT_BIDS, AT_CUR, AT_DEAL_POS, AT_DEALT, AT_IN_PLAY, AT_IN_PLAY_CARDS, AT_MOVER, AT_OVER, AT_POS,
+    AT_ROUNDS, AT_SIZE, AT_STARTER, DECISION_WIDTH, MAXCAND, Look, Position)
+from analyzer.games.search import specialise
+from analyzer.rng import new_streams, reset_streams
 from analyzer.threads import run_in_blocks
 
 LA_SAMPLES, LA_HORIZON = 0, 1  # a lookahead seat's parameter columns
-MAXCAND = 18  # candidates of one decision: threshold's, the challenge, 4 per instrument
-WIN = 420  # a won playout (divisible by every number of players sharing a win)
-_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+
+SEARCH = specialise(search_ops, "noize")
+search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
 
 
 def uses_lookahead(pol):
@@ -61,187 +46,123 @@ def uses_lookahead(pol):
     return bool((pol == P_LOOKAHEAD).any())
 
 
-@njit(cache=True, inline="always")
-def _add(cand, m, key):
-    """Append a candidate move unless it is already there; returns the new count."""
-    for i in range(m):
-        if cand[i] == key:
-            return m
-    cand[m] = key
-    return m + 1
-
-
-@njit(cache=True, inline="always")
-def _candidates(seat, cur, cnt, hand, start, hidden, table, seat_rows, moves_flat, width, row_at, spar, cand):
-    """The candidate moves (see the module docstring) into cand (-1: challenge); returns how many."""
-    if seat_rows[seat] >= 0:  # threshold's move (default parameters), from the table as engine.run
-        first = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
-    else:
-        first = threshold_move(seat, cur, spar, cnt, hand, start, hidden, table)
-    m = _add(cand, 0, first)
-    if cur >= 0 and p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table) < 1.0:
-        m = _add(cand, m, -1)
-    for inst in range(N_INST):
-        own = cnt[seat, inst] + cnt[seat, GROUPIE]
-        c0 = _min_legal(cur, inst)
-        for c in (c0, c0 + 1, c0 + 2, own):
-            if c >= c0 and c - own <= hidden:
-                m = _add(cand, m, c * 4 + inst)
-    return m
-
-
-@njit(cache=True, inline="always")
-def _key_streams(rng2, key):
-    """The playouts' random state, keyed from one draw of the seat's stream (the same for every candidate)."""
-    for s in range(rng2.shape[0] // 2):
-        rng2[2 * s] = mix64(key ^ (np.uint64(s) * _SALT + GOLDEN))
-        rng2[2 * s + 1] = np.uint64(0)
-
-
 @njit(cache=True)
-def _playout(move, seat, cur, bidder, bids, pos, starter, rounds, stop, rules, geometry, first_hand, moves_flat, table,
-             stack, prefix, hand, cnt, row_at, moves, pol, par, seat_rows, rng2, dout, dtrace):
-    """Deal this round from the sampled deck (stack, prefix; pos: where its deal starts), play `move` (-1:
-    challenge) for seat against the standing bid cur, then threshold for every seat until the game ends or
-    `stop` rounds are played; returns the outcome for seat. hand: every seat's cards (changed in place).
-    Each round piece is called from one place (each call site compiles the piece once more)."""
-    n, D = geometry[0], geometry[1]
-    width = geometry[6]
-    start = rules[R_START]
-    finish = rules[R_FINISH]
-    c_bluff = col(R_BLUFF, n)
-    off = np.int64(0)
-    first = True
-    while True:
-        if not first:
-            starter, pos, _ = _open_round(rules, n, D, rng2, stack, prefix, pos, starter, rounds, dtrace, off, off)
-        in_play, in_play_cards, pos, _, _ = _deal(geometry, pos, starter, rounds, True, stack, prefix, hand, cnt,
-                                                  seat_rows, first_hand, moves_flat, row_at, off, dtrace, off, off)
-        challenger = seat
-        if not (first and move < 0):
-            mover = starter
-            if first:  # seat raised to `move`; the next seat answers
-                cur, bidder, mover, bids = move, seat, _next_seat(seat, n), bids + 1
-            else:
-                cur, bidder, bids = -1, -1, 0
-            cur, bidder, challenger, bids, _ = _bidding(
-                n, cur, bidder, mover, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
-                table, rng2, moves, dout, c_bluff, dtrace, off, off, None, None)
-        over, _, rounds, _ = _settle(n, cur, bidder, challenger, bids, in_play_cards, starter, rounds, finish, hand, cnt,
-                                  dout, dtrace, off, off)
-        first = False
-        if over or rounds >= stop:
-            break
-    low = fewest(hand, n)
-    if over:
-        if hand[seat] != low:
-            return -WIN
-        k = 0
-        for p in range(n):
-            if hand[p] == low:
-                k += 1
-        return WIN // k
-    other = 1 << 30
-    for p in range(n):
-        if p != seat:
-            other = min(other, hand[p])
-    return (other - hand[seat]) * (WIN // finish)
+def choose(seat, root, rng, par, search):
+    """The lookahead seat's move at the root position (its decision point written): (key, BID_LOOKAHEAD), key -1
+    to challenge. search: the scratch (sample, work, cand, sums, look)."""
+    sample, work, cand, sums, look = search
+    best = search_lookahead(root, np.int64(par[seat, LA_SAMPLES]), np.int64(par[seat, LA_HORIZON]), np.int64(0), rng,
+                            cand, sums, sample, work, look)
+    return cand[best, 0], BID_LOOKAHEAD
 
 
-@njit(cache=True)
-def choose(seat, cur, bidder, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, table, rng, look,
-           situation):
-    """The lookahead seat's move: (key, BID_LOOKAHEAD), key -1 to challenge (engine._bidding calls it).
-    situation: (rules, deck, stack, first_hand, geometry, starter, deal position, rounds played) of engine.run."""
-    (sstack, wstack, sprefix, wprefix, pool, shand, scnt, srow_at, smoves, spol, spar, srows, rng2, dout, dtrace, cand,
-     sums) = look
-    rules, deck, stack, first_hand, geometry, starter, deal_pos, rounds = situation
+@njit(cache=True, inline="always")
+def _decision_point(at, starter, deal_pos, pos, rounds, cur, bidder, mover, bids, in_play, in_play_cards):
+    """The real game's decision point written into the search's root (engine._game keeps it in locals)."""
+    at[AT_STARTER] = starter
+    at[AT_DEAL_POS] = deal_pos
+    at[AT_POS] = pos
+    at[AT_ROUNDS] = rounds
+    at[AT_CUR] = cur
+    at[AT_BIDDER] = bidder
+    at[AT_MOVER] = mover
+    at[AT_BIDS] = bids
+    at[AT_IN_PLAY] = in_play
+    at[AT_IN_PLAY_CARDS] = in_play_cards
+    at[AT_DEALT] = 1
+    at[AT_OVER] = 0
+
+
+@njit(cache=True, inline="always")  # one caller: run_look
+def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
+               row_at, moves, out, trace, trace_on, root_at, search):
+    """engine._game with lookahead seats (never the plain bidding: a lookahead seat needs every hand counted)."""
     n = rules[R_PLAYERS]
+    finish = rules[R_FINISH]
     start = rules[R_START]
-    D = stack.shape[0]
-    in_play = 0
-    for p in range(n):
-        in_play += hand[p]
-    h = hand[seat]
-    m = _candidates(seat, cur, cnt, hand, start, in_play - h, table, seat_rows, moves_flat, width, row_at, spar, cand)
-    if m == 1:
-        return cand[0], BID_LOOKAHEAD
-    # its own hand: the stretch of the deck dealt to it this round; every other position is unseen
-    own = deal_pos
-    s = starter
-    while s != seat:
-        own += hand[s]
-        s = _next_seat(s, n)
-    if own >= D:
-        own -= D
-    u = 0
-    for i in range(D):
-        d = i - own if i >= own else i - own + D
-        if d >= h:
-            pool[u] = stack[i]
-            u += 1
-    samples = np.int64(par[seat, LA_SAMPLES])
-    horizon = np.int64(par[seat, LA_HORIZON])
-    stop = rounds + horizon if horizon > 0 else 1 << 30
-    reshuffles = rules[R_SHUFFLE] != 0  # the playouts shuffle their deck: each starts from a copy
-    stream = 1 + seat
-    for c in range(m):
-        sums[c] = 0
-    for _ in range(samples):
-        shuffle(rng, stream, pool, u)
-        key = next_u64(rng, stream)
-        j = 0
-        for i in range(D):
-            d = i - own if i >= own else i - own + D
-            if d >= h:
-                sstack[i] = pool[j]
-                j += 1
-            else:
-                sstack[i] = stack[i]
-        _prefix_counts(sstack, D, sprefix)
-        for c in range(m):
-            for p in range(n):
-                shand[p] = hand[p]
-            st, pr = sstack, sprefix
-            if reshuffles:
-                for i in range(D):
-                    wstack[i] = sstack[i]
-                for i in range(2 * D + 1):
-                    wprefix[i] = sprefix[i]
-                st, pr = wstack, wprefix
-            _key_streams(rng2, key)
-            sums[c] += _playout(cand[c], seat, cur, bidder, bids, deal_pos, starter, rounds, stop, rules, geometry,
-                                first_hand, moves_flat, table, st, pr, shand, scnt, srow_at, smoves, spol, spar, srows,
-                                rng2, dout, dtrace)
-    best = 0  # (ties keep the earlier candidate: threshold's move first)
-    for c in range(1, m):
-        if sums[c] > sums[best]:
-            best = c
-    return cand[best], BID_LOOKAHEAD
+    D = deck.shape[0]
+    geometry = geometry_of(rules, D, width)
+    ne = begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on)
+    standings = drama_lanes.deal(n, start)
+    power = 0
+    root = Position(stack, prefix, hand, cnt, row_at, seat_rows, root_at)  # the search's view of this game
+    pos = 0
+    dealer = n - 1
+    rounds = 0
+    while True:
+        starter, pos, ne = _open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, trace, ne, trace_on)
+        deal_pos = pos
+        in_play, in_play_cards, pos, power, ne = _deal(geometry, pos, starter, rounds, True, stack, prefix, hand, cnt,
+                                                       seat_rows, first_hand, moves_flat, row_at, power, trace, ne,
+                                                       trace_on)
+        cur, bidder, seat, bids = -1, -1, starter, 0
+        while True:  # the bidding, the lookahead seats' moves decided by the search
+            cur, bidder, seat, bids, ne, waiting = _bidding(
+                n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
+                table, rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, True)
+            if not waiting:
+                break
+            _decision_point(root.at, starter, deal_pos, pos, rounds, cur, bidder, seat, bids, in_play, in_play_cards)
+            key, kind = choose(seat, root, rng, par, search)
+            if key < 0:
+                break
+            cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, col(R_BLUFF, n), trace, ne,
+                                                    trace_on)
+        over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
+                                          out, trace, ne, trace_on)
+        standings = drama_lanes.lost(standings, loser, rounds)
+        if over:
+            break
+        dealer = starter
+    return end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, trace_on)
+
+
+# _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller).
+@njit(cache=True, _nrt=False)
+def run_look(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng,
+             stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, root_at, search):
+    """engine.run with lookahead seats: games first_game + lo .. first_game + hi - 1 into out[lo:hi]."""
+    ne = 0
+    for i in range(lo, hi):
+        reset_streams(rng, seed, first_game + i)
+        ne = _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix,
+                        hand, cnt, row_at, moves, out[i], trace, trace_on, root_at, search)
+    return ne
 
 
 @njit(cache=True)
-def _scratch(deck, pol, seat_rows, row_width):
-    """The decision scratch (see the module docstring), allocated once per chunk or traced game. The
-    playouts' seats all play threshold with its default parameters: from the table block encode built for
-    them (the lookahead seats' rows), or, without a table, from the probability table."""
+def _scratch(rules, deck, pol, table, moves_flat, width, seat_rows, first_hand, row_width):
+    """The search's scratch, allocated once per chunk or traced game: the root's decision point, and (sample,
+    work, cand, sums, look) (search_ops' Positions and Look). The playouts' seats all play threshold with its
+    default parameters: from the table block encode built for them (the lookahead seats' rows), or, without a
+    table, from the probability table."""
     n = pol.shape[0]
     D = deck.shape[0]
     rows = -1
     for s in range(n):
         if pol[s] == P_LOOKAHEAD:
             rows = seat_rows[s]
-    spol = np.full(n, P_THRESHOLD, dtype=np.int64)
-    spar = np.zeros((n, N_PARAMS), dtype=np.float64)
+    threshold_pol = np.full(n, P_THRESHOLD, dtype=np.int64)
+    threshold_par = np.zeros((n, N_PARAMS), dtype=np.float64)
     for s in range(n):
         for k in range(N_PARAMS):
-            spar[s, k] = THRESHOLD_DEFAULTS[k]
-    return (np.zeros(D, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros(2 * D + 1, dtype=np.int64),
-            np.zeros(2 * D + 1, dtype=np.int64), np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64),
-            np.zeros((n, N_TYPES), dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64), spol,
-            spar, np.full(n, rows, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
-            np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
-            np.zeros(MAXCAND, dtype=np.int64))
+            threshold_par[s, k] = THRESHOLD_DEFAULTS[k]
+    playout_rows = np.full(n, rows, dtype=np.int64)
+    sample = Position(np.zeros(D, dtype=np.int64), np.zeros(2 * D + 1, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                      np.zeros((n, N_TYPES), dtype=np.int64), np.zeros(n, dtype=np.int64), playout_rows,
+                      np.zeros(AT_SIZE, dtype=np.int64))
+    # without the house rule a playout never changes the deck: work shares sample's (search_ops.copy_position)
+    shuffles = rules[R_SHUFFLE] != 0
+    work_stack = np.zeros(D, dtype=np.int64) if shuffles else sample.stack
+    work_prefix = np.zeros(2 * D + 1, dtype=np.int64) if shuffles else sample.prefix
+    work = Position(work_stack, work_prefix, np.zeros(n, dtype=np.int64), np.zeros((n, N_TYPES), dtype=np.int64),
+                    np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
+    look = Look(rules, geometry_of(rules, D, width), table, moves_flat, first_hand, threshold_par, threshold_pol,
+                np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
+                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+    search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
+              look)
+    return np.zeros(AT_SIZE, dtype=np.int64), search
 
 
 @njit(cache=True)
@@ -250,10 +171,12 @@ def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows,
     n = rules[R_PLAYERS]
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
-    look = _scratch(deck, pol, seat_rows, out.shape[0])
-    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
-               actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt,
-               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on, look)
+    moves_flat = actions.reshape(actions.size)
+    root_at, search = _scratch(rules, deck, pol, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+                               out.shape[0])
+    return run_look(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
+                    moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves,
+                    out.reshape((1, out.shape[0])), trace, trace_on, root_at, search)
 
 
 @njit(cache=True, nogil=True)
@@ -262,12 +185,13 @@ def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, acti
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
-    look = _scratch(deck, pol, seat_rows, out.shape[1])
     moves_flat = actions.reshape(actions.size)
+    root_at, search = _scratch(rules, deck, pol, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+                               out.shape[1])
     dummy = np.zeros((1, 1), dtype=np.int64)
-    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat,
-        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0),
-        look)
+    run_look(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
+             moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out,
+             dummy, np.int64(0), root_at, search)
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts

@@ -48,8 +48,6 @@ def resolve_rules(rules, n_players, source):
         raise ScenarioError(source, "rules.finish_cards", finish,
                             f"{n_players} players can hold up to {n_players} x {finish - 1} = {need} cards "
                             f"in a round, but the deck has only {deck} ({', '.join(DECK_KEYS)})")
-    from analyzer.games.noize.engine import tail_table_size
-
     entries = tail_table_size(start, finish, n_players)
     if entries > MAX_TABLE:
         raise ScenarioError(source, "rules.finish_cards", finish,
@@ -57,6 +55,13 @@ def resolve_rules(rules, n_players, source):
                             f"table would need {entries * 8 / 2**20:,.0f} MiB (limit {MAX_TABLE * 8 / 2**20:,.0f} MiB): "
                             f"use fewer cards or players")
     return rules
+
+
+def tail_table_size(start, finish, n):
+    """Entries engine.tail_table would hold (its shape; checked before a run, so a huge table is a clear error).
+    Here rather than in the engine, which imports this module's names (through events.py)."""
+    max_hidden = (n - 1) * (finish - 1)
+    return len(INSTRUMENTS) * (finish - start) * finish * (max_hidden + 1) * (max_hidden + 2)
 
 
 # entries of the per-run probability table (float64) we accept: 32 Mi entries = 256 MiB

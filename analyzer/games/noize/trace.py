@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer.games.base import record_events
 from analyzer.games.noize import engine as E
-from analyzer.games.noize import lookahead as LA
+from analyzer.games.noize import kernels as K
 from analyzer.games.noize.events import EVENTS
 
 
@@ -23,12 +23,11 @@ def decode(row, n):
 
 def play_traced(encoded, seed, game_index):
     """Play one game with the batch kernel's own code and return (events, result row)."""
-    rules, deck, pol = encoded[:3]
+    deck = encoded[1]
     ctx = context(encoded)
-    play = LA.play_game_look if LA.uses_lookahead(pol) else E.play_game
     out = np.zeros(E.ROW.width(ctx.players), dtype=np.int64)
     rows = record_events(
-        lambda buf: play(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
+        lambda buf: K.play_game(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
         4096, E.TRACE_FIXED + max(deck.shape[0], ctx.players))
     return [EVENTS.decode(row, ctx) for row in rows], out
 
