@@ -4,7 +4,7 @@ import numpy as np
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import idle as I
-from analyzer.games.distance import lookahead as LA
+from analyzer.games.distance import kernels as K
 from analyzer.games.distance import policies as P
 from analyzer.games.distance import rules as R
 from analyzer.games.distance import state as S
@@ -100,12 +100,9 @@ def encode(rules, seats):
 
 
 def batch(seed, first_game, config, rates, names, out):
-    """The numba batch, without the card names (they are for the trace). With a lookahead seat, the
-    lookahead kernel (compiled on first use; the default kernel never compiles it)."""
-    if LA.uses_lookahead(config):
-        LA.batch_look(seed, first_game, config, rates, out)
-    else:
-        E.batch(seed, first_game, config, rates, out)
+    """The numba batch (kernels.batch: with a lookahead seat, the lookahead kernel), without the card names
+    (they are for the trace)."""
+    K.batch(seed, first_game, config, rates, out)
 
 
 GAME = Game(

@@ -80,6 +80,11 @@ STATE = Layout("The Distance's state", [
     ("S_NE", 1, "trace events written"),
     ("S_OVF", 1, "1 if the trace buffer overflowed"),
     ("S_IDS", 1, "1: the hands keep their card ids at O_HAND (see the module docstring)"),
+    # the decision point of a search position (search_ops.py; the game loop keeps these in local variables)
+    ("S_TO_MOVE", 1, "the seat whose turn it is; the winner once S_END is END_WON"),
+    ("S_TURNS", 1, "turns played"),
+    ("S_DRY", 1, "seats in a row that did nothing at all (engine.after_turn)"),
+    ("S_END", 1, "engine.END_NONE while the game is on, else how it ended (END_WON, END_DEADLOCK)"),
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): standings = minus the hand sizes"),
 ], size_name="ST_SIZE")
 # (the short names the rules use for the players, cards and kinds)

@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer.games.base import plural, record_events
 from analyzer.games.distance import engine as E
-from analyzer.games.distance import lookahead as LA
+from analyzer.games.distance import kernels as K
 from analyzer.games.distance import state as S
 from analyzer.games.distance.events import EVENTS
 
@@ -22,9 +22,8 @@ def play_traced(encoded, seed, game_index):
     config, rates, _ = encoded
     ctx = context(encoded)
     out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
-    play = LA.play_game_look if LA.uses_lookahead(config) else E.play_game
     rows = record_events(
-        lambda buf: play(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
+        lambda buf: K.play_game(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
         1024, S.TRACE_WIDTH)
     return [EVENTS.decode(row, ctx) for row in rows], out
 
