@@ -5,23 +5,50 @@ the first trick; every seat in turn, clockwise from the leader, plays one card o
 are no suits). The highest card wins the trick, and its player leads the next. After hand_size tricks the
 seats with the most tricks win (a tie shares the win).
 
-The engine's shape is The Distance's: begin (the deal), play_turns (the seats play, each by its policy, until
-the end, a stop, or a seat whose decision is made elsewhere: the lookahead's, kernel.py), end_game (the
-result row). Random streams: 0 (DEAL) shuffles the deck; 1 + s holds seat s's decisions.
+The standard shape (analyzer/games/shape.py, whose kernels play these): the state array below, begin (the
+deal), play_turns (the seats play by their policies until the end, a stop, or a seat that decides by the
+search), play_card (a move), end_game (the result row). Random streams: 0 (DEAL) shuffles the deck; 1 + s
+holds seat s's decisions.
 """
 import numpy as np
 from numba import njit
 
 from analyzer.games import drama
-from analyzer.games.layout import col
+from analyzer.games.layout import Layout, col
+from analyzer.games.shape import emit
 from analyzer.rng import DEAL, below, shuffle
 
 from .events import END_ONE, END_TIE, EV_DEAL, EV_END, EV_PLAY, EV_TRICK, EV_WON, TRACE_FIXED
-from .state import (C_DECK, C_HAND, C_PLAYERS, MAXH, O_DECK, O_DRAMA, O_GAME, O_HAND, O_HN, O_POL, O_TRICKS,
-                    R_DRAMA, R_END, R_LEN, R_NWIN, R_TRICKS, R_WIN, S_BEST, S_BEST_SEAT, S_NE, S_OVF, S_PLAYED,
-                    S_TO_MOVE, S_TRICK, ST_SIZE, emit)
+from .row import R_DRAMA, R_END, R_LEN, R_NWIN, R_TRICKS, R_WIN
 
+MAXP, MAXH, MAXD = 4, 10, 60  # players, cards in a hand, cards in the deck
 P_RANDOM, P_GREEDY, P_LOOKAHEAD = 0, 1, 2  # the policies' codes
+
+# The state a game is played on (and the search's position), declared once: STATE.define assigns each name
+# its offset (analyzer/games/layout.py).
+STATE = Layout("High Card's state", [
+    # the configuration, written once per run by encode
+    ("C_PLAYERS", 1, "players"),
+    ("C_HAND", 1, "cards dealt to each seat (= tricks played)"),
+    ("C_DECK", 1, "cards in the deck, numbered 1..C_DECK"),
+    ("O_POL", MAXP, "each seat's policy code (P_...)"),
+    ("O_SAMPLES", MAXP, "each seat's lookahead samples"),
+    ("O_HORIZON", MAXP, "each seat's lookahead horizon (tricks)"),
+    # the game, cleared by begin
+    ("O_GAME", 0, "where the game starts"),
+    ("O_DECK", MAXD, "the shuffled deck: card i is dealt to seat i mod players; the rest is never seen"),
+    ("O_HAND", MAXP * MAXH, "seat s's hand at O_HAND + s * MAXH"),
+    ("O_HN", MAXP, "hand sizes"),
+    ("O_TRICKS", MAXP, "tricks won"),
+    ("S_TO_MOVE", 1, "the seat to play"),
+    ("S_TRICK", 1, "tricks finished (the game is over at C_HAND)"),
+    ("S_PLAYED", 1, "cards played to the trick in progress"),
+    ("S_BEST", 1, "the highest card of the trick in progress (0: no card yet)"),
+    ("S_BEST_SEAT", 1, "who played it"),
+    ("S_NE", 2, "trace events written, then 1 if the trace buffer was too small (shape.emit)"),
+    ("O_DRAMA", drama.D_SIZE, "the drama block (analyzer.games.drama): standings = tricks won"),
+], size_name="ST_SIZE")
+STATE.define(globals())
 
 
 @njit(cache=True)
@@ -38,11 +65,11 @@ def begin(st, rng, out, tr, on):
         st[O_HAND + s * MAXH + st[O_HN + s]] = st[O_DECK + i]
         st[O_HN + s] += 1
     for s in range(n):
-        k = emit(st, tr, on, EV_DEAL, s, h)
+        k = emit(st, S_NE, tr, on, EV_DEAL, s, h)
         if k >= 0:
             tr[k, TRACE_FIXED:TRACE_FIXED + h] = st[O_HAND + s * MAXH:O_HAND + s * MAXH + h]
     drama.look(st, O_DRAMA, n, 0)  # (every standing 0)
-    emit(st, tr, on, EV_TRICK, 1, 0)
+    emit(st, S_NE, tr, on, EV_TRICK, 1, 0)
 
 
 @njit(cache=True)
@@ -79,7 +106,7 @@ def play_card(st, card, tr, on):
             st[base + i] = st[base + st[O_HN + seat] - 1]
             st[O_HN + seat] -= 1
             break
-    emit(st, tr, on, EV_PLAY, seat, card)
+    emit(st, S_NE, tr, on, EV_PLAY, seat, card)
     if card > st[S_BEST]:
         st[S_BEST], st[S_BEST_SEAT] = card, seat
     st[S_TO_MOVE] = (seat + 1) % n
@@ -87,19 +114,19 @@ def play_card(st, card, tr, on):
     if st[S_PLAYED] < n:
         return
     winner = st[S_BEST_SEAT]
-    emit(st, tr, on, EV_WON, winner, st[S_BEST])
+    emit(st, S_NE, tr, on, EV_WON, winner, st[S_BEST])
     st[O_TRICKS + winner] += 1
     st[S_TRICK] += 1
     st[S_PLAYED], st[S_BEST], st[S_TO_MOVE] = 0, 0, winner
     drama.look_one(st, O_DRAMA, n, st[S_TRICK], winner, st[O_TRICKS + winner])
     if st[S_TRICK] < st[C_HAND]:
-        emit(st, tr, on, EV_TRICK, st[S_TRICK] + 1, winner)
+        emit(st, S_NE, tr, on, EV_TRICK, st[S_TRICK] + 1, winner)
 
 
 @njit(cache=True)
 def play_turns(st, stop, rng, tr, on):
     """Every seat plays by its policy until `stop` tricks are finished (st[C_HAND]: the end of the game), or
-    until it is a lookahead seat's turn (its decision is the kernel's, kernel.py)."""
+    until it is a lookahead seat's turn (its decision is the search's: analyzer/games/shape.py)."""
     while st[S_TRICK] < stop and st[O_POL + st[S_TO_MOVE]] != P_LOOKAHEAD:
         play_card(st, choose(st, st[S_TO_MOVE], rng), tr, on)
 
@@ -120,7 +147,7 @@ def end_game(st, out, tr, on):
     out[col(R_LEN, n)], out[col(R_END, n)] = st[S_TRICK], end
     drama.settle(st, O_DRAMA, n, st[S_TRICK])
     drama.finish(st, O_DRAMA, n, winner if end == END_ONE else -1, st[S_TRICK], out, col(R_DRAMA, n))
-    k = emit(st, tr, on, EV_END, end)
+    k = emit(st, S_NE, tr, on, EV_END, end)
     for s in range(n if k >= 0 else 0):
         tr[k, TRACE_FIXED + s], tr[k, TRACE_FIXED + n + s] = out[col(R_WIN, n) + s], st[O_TRICKS + s]
-    return -1 if st[S_OVF] else st[S_NE]
+    return -1 if st[S_NE + 1] else st[S_NE]

@@ -1,9 +1,10 @@
-"""High Card's side of the search contract (analyzer/games/search/contract.py), from the rules' own pieces.
+"""High Card's side of the search contract (analyzer/games/search/contract.py) and of the standard shape's
+(analyzer/games/shape.py), from the rules' own pieces.
 
 - a position: the state array, its decision point in it (S_TO_MOVE, S_TRICK); a decision row: (card,).
 - a seat sees its own hand and the cards played: redeal deals the other hands again, each its size, from the
   cards it has not seen (theirs and the deck's undealt rest).
-- the playouts: every seat greedy, which draws nothing (key_playouts has nothing to key). The outcome: the
+- the playouts: every seat greedy, which draws nothing (so the shape's key_playouts, none). The outcome: the
   seat's tricks minus the most tricks of another seat.
 - look: (pool: the unseen cards; rng: the playouts' random state, never drawn from; tr: a trace nobody reads).
 """
@@ -12,8 +13,11 @@ from numba import njit
 
 from analyzer.rng import shuffle
 
-from .rules import P_GREEDY, greedy_card, play_card, play_turns
-from .state import C_DECK, C_HAND, C_PLAYERS, MAXH, O_DECK, O_GAME, O_HAND, O_HN, O_POL, O_TRICKS, S_TO_MOVE, S_TRICK
+from .rules import (C_DECK, C_HAND, C_PLAYERS, MAXD, MAXH, MAXP, O_DECK, O_GAME, O_HAND, O_HN, O_HORIZON, O_POL,
+                    O_SAMPLES, O_TRICKS, P_GREEDY, S_TO_MOVE, S_TRICK, begin, end_game, greedy_card,  # noqa: F401
+                    play_card, play_turns)
+
+MAX_DECISIONS, DECISION_WIDTH, STREAMS = MAXH, 1, 1 + MAXP
 
 
 @njit(cache=True)
@@ -35,48 +39,36 @@ def decisions(st, seat, rng, cand, look):
 
 @njit(cache=True)
 def begin_search(root, seat, sample, work, look):
-    """The unseen cards into look's pool (the other hands', then the undealt rest); every playout seat greedy."""
-    n, u = root[C_PLAYERS], 0
-    for s in range(n):
-        for i in range(root[O_HN + s] if s != seat else 0):
-            look[0][u] = root[O_HAND + s * MAXH + i]
-            u += 1
-    for i in range(n * root[C_HAND], root[C_DECK]):
-        look[0][u] = root[O_DECK + i]
-        u += 1
+    """Every playout seat greedy."""
     for pos in (sample, work):
         pos[:O_GAME] = root[:O_GAME]
-        pos[O_POL:O_POL + n] = P_GREEDY
+        pos[O_POL:O_POL + root[C_PLAYERS]] = P_GREEDY
 
 
 @njit(cache=True)
 def redeal(root, seat, rng, sample, look):
-    """The unseen cards shuffled on the seat's stream; each other hand dealt its size from them."""
-    n, u = root[C_PLAYERS], root[C_DECK] - root[C_PLAYERS] * root[C_HAND]
-    for s in range(n):
-        u += root[O_HN + s] if s != seat else 0
-    shuffle(rng, 1 + seat, look[0], u)
-    sample[O_GAME:] = root[O_GAME:]
-    u = 0
+    """The cards seat has not seen (the undealt rest and the other hands) shuffled on its stream; each other hand
+    dealt its size from them."""
+    n, pool, u = root[C_PLAYERS], look[0], root[C_DECK] - root[C_PLAYERS] * root[C_HAND]
+    pool[:u] = root[O_DECK + n * root[C_HAND]:O_DECK + root[C_DECK]]
     for s in range(n):
         for i in range(root[O_HN + s] if s != seat else 0):
-            sample[O_HAND + s * MAXH + i] = look[0][u]
-            u += 1
-
-
-@njit(cache=True)
-def copy_position(src, dst, look):
-    dst[O_GAME:] = src[O_GAME:]
-
-
-@njit(cache=True)
-def key_playouts(key, look):
-    """(Greedy playouts draw nothing.)"""
+            pool[u], u = root[O_HAND + s * MAXH + i], u + 1
+    shuffle(rng, 1 + seat, pool, u)
+    sample[O_GAME:] = root[O_GAME:]
+    for s in range(n):
+        for i in range(root[O_HN + s] if s != seat else 0):
+            sample[O_HAND + s * MAXH + i], u = pool[u - 1], u - 1
 
 
 @njit(cache=True)
 def apply(st, cand, i, look):
     play_card(st, cand[i, 0], look[2], np.int64(0))
+
+
+@njit(cache=True)
+def play(st, cand, i, rng, tr, on):
+    play_card(st, cand[i, 0], tr, on)
 
 
 @njit(cache=True)
@@ -96,3 +88,13 @@ def score(st, seat, look):
     for s in range(st[C_PLAYERS]):
         best_other = max(best_other, st[O_TRICKS + s] if s != seat else -1)
     return st[O_TRICKS + seat] - best_other
+
+
+@njit(cache=True)
+def search_settings(st, seat):
+    return st[O_SAMPLES + seat], st[O_HORIZON + seat], np.int64(0)
+
+
+@njit(cache=True)
+def new_look(config):
+    return np.zeros(MAXD, np.int64), np.zeros(2 * STREAMS, np.uint64), np.zeros((1, 8), np.int64)
