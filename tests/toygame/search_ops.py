@@ -53,12 +53,14 @@ def redeal(root, seat, rng, sample, look):
     pool[:u] = root[O_DECK + n * root[C_HAND]:O_DECK + root[C_DECK]]
     for s in range(n):
         for i in range(root[O_HN + s] if s != seat else 0):
-            pool[u], u = root[O_HAND + s * MAXH + i], u + 1
+            pool[u] = root[O_HAND + s * MAXH + i]
+            u += 1
     shuffle(rng, 1 + seat, pool, u)
     sample[O_GAME:] = root[O_GAME:]
     for s in range(n):
         for i in range(root[O_HN + s] if s != seat else 0):
-            sample[O_HAND + s * MAXH + i], u = pool[u - 1], u - 1
+            u -= 1
+            sample[O_HAND + s * MAXH + i] = pool[u]
 
 
 @njit(cache=True)
