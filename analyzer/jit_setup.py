@@ -75,7 +75,7 @@ def _prune(base, keep, last=3):
     import shutil
 
     olds = sorted((p for p in base.iterdir() if p.is_dir() and p != keep), key=lambda p: p.stat().st_mtime)
-    for old in olds[:-last] if last else olds:
+    for old in olds[:-last]:
         shutil.rmtree(old, ignore_errors=True)
 
 

@@ -168,7 +168,8 @@ def test_every_policy_plays_at_every_player_count(name):
 
 def shipped_scenarios(name):
     found = []
-    for path in [*sorted((ROOT / "scenarios").glob("*.toml")), *sorted((game_folder(name) / "scenarios").glob("*.toml"))]:
+    own = sorted((game_folder(name) / "scenarios").glob("*.toml"))  # (a game from elsewhere ships its own)
+    for path in [*sorted((ROOT / "scenarios").glob("*.toml")), *own]:
         text = path.read_text()
         if re.search(rf'^game\s*=\s*"{name}"', text, re.M):
             found.append(path)

@@ -47,7 +47,7 @@ def referee(events, row, arm):
         assert e["type"] == "deal" and e["seat"] == s and len(e["cards"]) == h, e
         hands.append(list(e["cards"]))
     dealt = [c for hand in hands for c in hand]
-    assert len(set(dealt)) == n * h and all(1 <= c <= d for c in dealt), "the deal is not of distinct cards 1..deck_size"
+    assert len(set(dealt)) == n * h and all(1 <= c <= d for c in dealt), "not a deal of distinct cards 1..deck_size"
     tricks, leader, standings = [0] * n, 0, [[0] * n]
     for t in range(1, h + 1):
         assert next(ev) == {"type": "trick", "trick": t, "leader": leader}

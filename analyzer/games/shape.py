@@ -21,8 +21,8 @@ and writes its trace events with `emit` below.
 bind(ops, name, ...) clones run and play_games with ops' functions as globals, as analyzer.games.search's
 specialise binds the driver (for the same reasons: numba's cache, one compiled specialisation per game), and
 returns the Game's batch and play_traced. The price of one kernel for every policy: a game whose seats never
-search compiles the search too (the toy: seconds); The Distance keeps a second kernel for its lookahead seats
-for that reason (distance/kernels.py).
+search compiles the search too (once: it is cached); The Distance keeps a second kernel for its lookahead
+seats for that reason (distance/kernels.py), and the shipped games write their kernels for speed.
 """
 import types
 
@@ -31,8 +31,8 @@ from numba import njit
 
 from analyzer.games.base import record_events
 from analyzer.games.search import specialise
-from analyzer.threads import run_in_blocks
 from analyzer.rng import reset_streams
+from analyzer.threads import run_in_blocks
 
 NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the trace of an untraced game (never written)
 
