@@ -5,6 +5,7 @@ charge of Ctrl-C from its first moments (analyzer/__main__.py)."""
 import hashlib
 import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 from analyzer import __version__
@@ -17,25 +18,65 @@ def _numba_cache_dir():
     its inlined helpers come from, so after an edit to a helper it can load a stale kernel. Keying the
     cache folder by the sources makes any edit compile afresh (users, who do not edit, compile once)."""
     root = Path(__file__).parent  # the analyzer package
-    digest = hashlib.sha1(__version__.encode())
-    for path in sorted(root.rglob("*.py")):
-        text = path.read_bytes()
-        if b"numba" in text:  # every file of numba code (and this one: it changes how numba compiles)
-            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
+    # every file of numba code (and this one: it changes how numba compiles)
+    digest = _source_digest(root, hashlib.sha1(__version__.encode()))
     base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "analyzer" / "numba"
     folder = base / digest.hexdigest()[:16]
     try:
         folder.mkdir(parents=True, exist_ok=True)
         # keep the caches of the last few source versions (several checkouts may share this folder)
-        olds = sorted((p for p in base.iterdir() if p.is_dir() and p != folder), key=lambda p: p.stat().st_mtime)
-        for old in olds[:-3]:
-            import shutil
-
-            shutil.rmtree(old, ignore_errors=True)
+        _prune(base, folder)
         os.utime(folder)
     except OSError:
         return None  # not writable: numba's default (__pycache__ beside the sources)
     return str(folder)
+
+
+def _source_digest(root, digest):
+    """digest updated with every numba source file under root (its path and its bytes)."""
+    for path in sorted(root.rglob("*.py")):
+        text = path.read_bytes()
+        if b"numba" in text:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + text)
+    return digest
+
+
+@contextmanager
+def cache_for(folder):
+    """While a game from outside the analyzer package is imported (analyzer.games.get_game): numba caches its
+    kernels in games/<a hash of the numba sources under `folder`> within the cache folder, for the reason
+    _numba_cache_dir gives (an edit to one of the game's helpers then compiles afresh). The cache folder is
+    named by the analyzer's sources, on which the game's kernels build (or is NUMBA_CACHE_DIR as set from
+    outside); with none (numba's default, beside the sources) nothing changes."""
+    from numba import config
+
+    games = Path(config.CACHE_DIR) / "games" if config.CACHE_DIR else None
+    sub = games / _source_digest(Path(folder), hashlib.sha1()).hexdigest()[:16] if games else None
+    try:
+        if sub is not None:
+            sub.mkdir(parents=True, exist_ok=True)
+            os.utime(sub)
+            _prune(games, sub)
+    except OSError:
+        sub = None
+    if sub is None:
+        yield
+        return
+    before = config.CACHE_DIR
+    config.CACHE_DIR = str(sub)  # (numba reads it when a function is decorated: at the game's import)
+    try:
+        yield
+    finally:
+        config.CACHE_DIR = before
+
+
+def _prune(base, keep, last=3):
+    """Remove all but the `last` most recently used folders of base (other source versions), keeping `keep`."""
+    import shutil
+
+    olds = sorted((p for p in base.iterdir() if p.is_dir() and p != keep), key=lambda p: p.stat().st_mtime)
+    for old in olds[:-last]:
+        shutil.rmtree(old, ignore_errors=True)
 
 
 if "NUMBA_CACHE_DIR" not in os.environ:

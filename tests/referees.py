@@ -12,6 +12,7 @@ from test_bards_properties import check_forced
 from test_bards_properties import referee as bards_referee
 from test_fightsong_properties import DEFAULT_DECK, Deck, Referee
 from test_noize_properties import check_game as noize_referee
+from toy_helpers import referee as toy_referee
 
 from analyzer.games import get_game
 
@@ -39,4 +40,5 @@ def fightsong(events, row, arm):
     ref.replay(events, row, game.columns(len(arm.seats)))
 
 
-REFEREES = {"noize": noize, "bards": bards, "distance": distance, "fightsong": fightsong}
+# the toy game of docs/adding-a-game.md (tests/toygame), whose referee is toy_helpers.referee
+REFEREES = {"noize": noize, "bards": bards, "distance": distance, "fightsong": fightsong, "toy": toy_referee}

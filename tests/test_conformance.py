@@ -1,14 +1,17 @@
 """One conformance suite for every registered game (as OpenSpiel's basic tests and PettingZoo's api and
 seed tests run on every environment).
 
-Each check is parametrised over `game_names()`, so a new game is checked the moment it is registered:
+Each check is parametrised over `game_names()`, so a new game is checked the moment it is registered, and
+over the games that live in tests/ (the toy of docs/adding-a-game.md, registered for each test by the
+`test_games` fixture):
 - results depend on (scenario, seed, game index) only: bit-identical summaries and Parquet rows with
   1 and 2 threads and two chunk sizes; another seed gives other games;
 - game i of a batch equals the traced game i, wherever the batch starts;
 - random play ends, at every player count, with well-formed result rows (0/1 wins that agree with
   n_winners, a known end condition, a positive length);
 - every policy plays at every player count;
-- every scenario shipped for the game validates, and there is at least one;
+- every scenario shipped for the game (in scenarios/, or in its package's scenarios/ folder) validates, and
+  there is at least one;
 - every trace line is JSON, and every event type a trace emits is documented in the game's docs page,
   as are every rule setting and policy;
 - every event is one the game declares (analyzer/games/events.py) and every field of it holds a value of its
@@ -23,6 +26,7 @@ Each check is parametrised over `game_names()`, so a new game is checked the mom
 import ast
 import json
 import re
+import sys
 from pathlib import Path
 
 import numba
@@ -35,15 +39,23 @@ from hypothesis import strategies as st
 
 from analyzer.cli import main
 from analyzer.errors import ScenarioError
-from analyzer.games import game_names, get_game
+from analyzer.games import game_module, game_names, get_game
 from analyzer.games.events import docs_with_table
 from analyzer.runner import run
 from analyzer.scenario import from_dict, load
 from referees import REFEREES
+from toy_helpers import TEST_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = game_names()
+GAMES = game_names() + list(TEST_GAMES)
 SEED = 31337
+pytestmark = pytest.mark.usefixtures("test_games")
+
+
+def game_folder(name):
+    """The folder of a game's package (analyzer/games/<game> for the shipped ones)."""
+    get_game(name)  # (imported by the registry)
+    return Path(sys.modules[game_module(name)].__file__).parent
 
 
 def player_counts(game):
@@ -156,7 +168,8 @@ def test_every_policy_plays_at_every_player_count(name):
 
 def shipped_scenarios(name):
     found = []
-    for path in sorted((ROOT / "scenarios").glob("*.toml")):
+    own = sorted((game_folder(name) / "scenarios").glob("*.toml"))  # (a game from elsewhere ships its own)
+    for path in [*sorted((ROOT / "scenarios").glob("*.toml")), *own]:
         text = path.read_text()
         if re.search(rf'^game\s*=\s*"{name}"', text, re.M):
             found.append(path)
@@ -166,7 +179,7 @@ def shipped_scenarios(name):
 @pytest.mark.parametrize("name", GAMES)
 def test_shipped_scenarios_validate(name):
     paths = shipped_scenarios(name)
-    assert paths, f"no scenario in scenarios/ for {name}"
+    assert paths, f"no scenario in scenarios/ or {game_folder(name)}/scenarios for {name}"
     for path in paths:
         sc = load(path)
         assert sc.game.name == name and sc.arms
@@ -226,13 +239,14 @@ def emit_calls(name):
     with an event code (EV_...) among its arguments, the event's fields after it."""
     codes = get_game(name).events.codes
     out = []
-    for path in sorted((ROOT / "analyzer" / "games" / name).glob("*.py")):
+    for path in sorted(game_folder(name).glob("*.py")):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call):
                 at = [i for i, a in enumerate(node.args) if isinstance(a, ast.Name) and a.id in codes]
                 if at:
                     code = node.args[at[0]].id
-                    out.append((f"{path.relative_to(ROOT)}:{node.lineno}", code, len(node.args) - at[0] - 1))
+                    where = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+                    out.append((f"{where}:{node.lineno}", code, len(node.args) - at[0] - 1))
     return out
 
 

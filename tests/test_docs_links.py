@@ -1,6 +1,6 @@
-"""Every relative link in the README, the docs pages and the example reports leads somewhere: to a file
-or folder of the repository and, with a #fragment into a Markdown page, to one of its headings (as GitHub
-names them). Reads a few files only; no network, no games."""
+"""Every relative link in the README, the docs pages (the toy game's too) and the example reports leads
+somewhere: to a file or folder of the repository and, with a #fragment into a Markdown page, to one of its
+headings (as GitHub names them). Reads a few files only; no network, no games."""
 import re
 from pathlib import Path
 
@@ -15,7 +15,8 @@ CODE = re.compile(r"`[^`\n]*`")
 
 def pages():
     found = [ROOT / "README.md", ROOT / "reports" / "README.md", *sorted((ROOT / "docs").glob("*.md")),
-             *sorted((ROOT / "reports" / "examples").glob("*/report.md"))]
+             *sorted((ROOT / "reports" / "examples").glob("*/report.md")),
+             *sorted((ROOT / "tests").glob("*/*.md"))]  # (the pages of the games in tests/: the toy's)
     return [p for p in found if p.is_file()]
 
 

@@ -1,22 +1,26 @@
 """The games' array layouts (analyzer/games/layout.py, issue 27): every offset the kernels use comes from a
-declaration, and the declarations derive what they promise."""
+declaration, and the declarations derive what they promise. Over the shipped games and those that live in
+tests/ (the toy of docs/adding-a-game.md)."""
 import ast
 import importlib
+import sys
 from pathlib import Path
 
 import pytest
 
-from analyzer.games import game_names, get_game
+from analyzer.games import game_module, game_names, get_game
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, defined_names
+from toy_helpers import TEST_GAMES
 
-ROOT = Path(__file__).resolve().parent.parent
-GAMES = game_names()
+GAMES = game_names() + list(TEST_GAMES)
+pytestmark = pytest.mark.usefixtures("test_games")
 
 
 def game_modules(name):
     """(module name, path) of every module of a game's package."""
-    package = f"analyzer.games.{name}"  # (as get_game imports it)
-    folder = ROOT / package.replace(".", "/")
+    get_game(name)  # (imported by the registry)
+    package = game_module(name)
+    folder = Path(sys.modules[package].__file__).parent
     return [(f"{package}.{p.stem}" if p.stem != "__init__" else package, p) for p in sorted(folder.glob("*.py"))]
 
 
@@ -57,7 +61,7 @@ def test_every_offset_comes_from_a_declaration(name):
     for module, path in game_modules(name):
         for assigned, line in hand_assigned(path).items():
             assert prefix(assigned) not in prefixes, (
-                f"{path.relative_to(ROOT)}:{line}: {assigned} is assigned by hand; declare it in a layout "
+                f"{path}:{line}: {assigned} is assigned by hand; declare it in a layout "
                 f"({', '.join(sorted({o.title for o in defined.values()}))})")
 
 

@@ -16,6 +16,9 @@ A game is a `Game` object (see `analyzer/games/<game>/__init__.py`) holding:
   docs table and check every field (`trace_context(encoded)`: what the checks need, players, deck...);
 - `metrics`, `end_conditions`: what the report shows beyond the generic sections.
 
+A game of the standard shape (one state array; analyzer/games/shape.py) gets `batch` and `play_traced` from
+shape.bind; docs/adding-a-game.md adds a game step by step (the toy, tests/toygame, is the worked example).
+
 Every game's result columns start with the generic ones the runner and report rely on:
 `win_<s>` (1 if seat s is among the winners), `n_winners`, `length` (rounds or turns), `end`
 (index into `end_conditions`).

@@ -59,10 +59,12 @@ def summary_rows(result):
 def docs_link(game, out):
     """The game's docs page as a link to the file in this checkout, relative to the report's folder `out`
     (so a report committed in the repository, or moved with it, still finds it), or its name if it is not here."""
-    path = Path(__file__).resolve().parents[2] / game.docs
+    root = Path(__file__).resolve().parents[2]
+    path = root / game.docs  # (a game from elsewhere may give an absolute path: docs/adding-a-game.md)
     if not path.exists():
         return game.docs
-    return f"[{game.docs}]({Path(os.path.relpath(path, Path(out).resolve())).as_posix()})"
+    shown = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.as_posix()
+    return f"[{shown}]({Path(os.path.relpath(path, Path(out).resolve())).as_posix()})"
 
 
 def parquet_section(result, out):
