@@ -491,6 +491,9 @@ def entry():
             code = e.exit_code
         except (click.exceptions.Abort, KeyboardInterrupt, Quit):
             code = _stopped(interrupts)
+        except ScenarioError as e:  # (one not caught by a command: the game registry's, say)
+            click.echo(f"Error: {e}", err=True)
+            code = 2
         except Exception as e:  # noqa: BLE001  (a bug: one line, unless asked for the traceback)
             if interrupts.signal is not None:  # (an import or a library broken off by the signal)
                 code = _stopped(interrupts)

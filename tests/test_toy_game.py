@@ -76,6 +76,19 @@ def test_the_command_line_sees_a_game_named_in_ANALYZER_GAMES():
     assert r.stdout.startswith("toy: High Card (the toy game), 2-4 players")
 
 
+@pytest.mark.parametrize("value, says", [("toygame", "'toygame' is not name=module"),
+                                         ("toy=no_such_package.toy", "no module 'no_such_package.toy'"),
+                                         ("tot=toygame", "this game is named 'toy'")])
+def test_a_bad_ANALYZER_GAMES_is_one_line_naming_it(value, says):
+    env = {**os.environ, "ANALYZER_GAMES": value,
+           "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests"), os.environ.get("PYTHONPATH", "")])}
+    game = value.partition("=")[0] if "=" in value else "toy"
+    r = subprocess.run([sys.executable, "-m", "analyzer", "games", game], env=env, capture_output=True, text=True)
+    lines = r.stderr.strip().splitlines()
+    assert r.returncode == 2 and len(lines) == 1 and says in lines[0], r.stderr
+    assert "ANALYZER_GAMES" in lines[0] or "registry" in lines[0]
+
+
 def test_analyzer_games_lists_its_settings_and_policies():
     every = cli("games")
     assert "toy: High Card (the toy game), 2-4 players" in every and "distance: The Distance" in every

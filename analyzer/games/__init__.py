@@ -18,6 +18,7 @@ from importlib import import_module, util
 from pathlib import Path
 
 from analyzer import jit_setup  # noqa: F401  (numba set up before any game's kernels are defined)
+from analyzer.errors import ScenarioError
 
 # the shipped games: the name used in scenarios and on the command line -> the module
 _BUILT_IN = {"noize": "analyzer.games.noize", "bards": "analyzer.games.bards",
@@ -47,7 +48,8 @@ def _from_env():
         if item.strip():
             name, eq, target = item.partition("=")
             if not eq or not name.strip() or not target.strip():
-                raise ValueError(f"{ENV}: {item.strip()!r} is not name=module")
+                raise ScenarioError("the environment", ENV, os.environ[ENV],
+                                    f"{item.strip()!r} is not name=module[:ATTRIBUTE] (comma-separated)")
             out[name.strip()] = target.strip()
     return out
 
@@ -77,12 +79,16 @@ def get_game(name):
     if name in _BUILT_IN:
         return getattr(import_module(module), attribute or "GAME")
     if module not in sys.modules:
-        spec = util.find_spec(module)
+        try:
+            spec = util.find_spec(module)
+        except ModuleNotFoundError:  # (its parent package is missing)
+            spec = None
         if spec is None or spec.origin is None:
-            raise ImportError(f"game {name!r}: no module {module!r}")
+            raise ScenarioError("the game registry", name, target, f"no module {module!r} can be imported")
         with jit_setup.cache_for(Path(spec.origin).parent):  # (a package's folder, or a module's)
             import_module(module)
     game = getattr(sys.modules[module], attribute or "GAME")
     if game.name != name:
-        raise ValueError(f"game {name!r} ({target}) is named {game.name!r}: register it under its own name")
+        raise ScenarioError("the game registry", name, target,
+                            f"this game is named {game.name!r}: register it under its own name")
     return game
