@@ -25,7 +25,8 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/analyzer bench
 
-# reports/examples: one full-size run of every shipped scenario (committed, so a reader can see reports)
+# reports/examples: a full-size run of every shipped scenario; six of them are committed (one per kind of
+# report, reports/README.md), the rest are ignored by git
 examples: $(STAMP)
 	for f in scenarios/*.toml; do \
 		$(VENV)/bin/analyzer run $$f -q --out reports/examples/$$(basename $$f .toml) || exit 1; done

@@ -2,7 +2,7 @@
 
 The deals of a chunk are cut into blocks (analyzer.threads.blocks), taken in order by the run's play
 threads as they free up. A thread plays its block for every arm into arrays of its own, then folds the
-block's rows into sums of its own (runner.FoldParts) while they are still in its cache; the chunk keeps
+block's rows into sums of its own (summary.FoldParts) while they are still in its cache; the chunk keeps
 each deal's end condition (for example games) and, in sweeps, its target metric. At the end of the chunk
 the threads' sums are added up: integer sums, so neither the blocks nor the thread that took each one
 change any result. Only a run that writes every row (--keep-games) plays into arrays of the chunk's size.
@@ -54,7 +54,7 @@ class ChunkBuffers:
 
 @dataclass
 class Played:
-    """A chunk played and folded: per group, its FoldParts; the columns it keeps (runner.ChunkColumns); every
+    """A chunk played and folded: per group, its FoldParts; the columns it keeps (summary.ChunkColumns); every
     arm's rows (per group, rotations x deals x game columns) when asked for (Parquet), else None."""
 
     parts: list
@@ -75,10 +75,10 @@ def _block_arrays(shapes, most):
 
 
 def play_and_fold(sc, groups, tally, first, n, interrupts=None, keep_rows=False, buffers=None, pool=None):
-    """Play games first .. first+n-1 for every arm and fold them (runner.Tally.fold_block): a Played for
+    """Play games first .. first+n-1 for every arm and fold them (summary.Tally.fold_block): a Played for
     tally.commit, or None if interrupted (the chunk is dropped).
 
-    groups: the arms of each group (runner.arm_groups). keep_rows: also return every row, in arrays of a
+    groups: the arms of each group (comparisons.arm_groups). keep_rows: also return every row, in arrays of a
     ChunkBuffers set `buffers` (default: new arrays); without it, each thread plays its blocks into arrays of
     its own that stay in its cache. pool: a ThreadPoolExecutor of numba.get_num_threads() play threads
     (default: this thread)."""

@@ -311,7 +311,7 @@ def _warn_seats_dropped(source, raw):
                 if key in v]
     if dropped:
         click.echo(f"Warning: {printable(source)}: {printable(', '.join(dropped))}: not used: the ladder seats its rungs and its field "
-                   f"itself (see [ladder] in the README)", err=True)
+                   f"itself (see docs/scenarios.md, the skill ladder)", err=True)
 
 
 def _game(name, hint):

@@ -8,7 +8,8 @@
 - policies = [...] (two-player round-robin): one group per ordered pair of different policies;
 - rotate_seats = true: within each group, one arm per cyclic rotation of the seats.
 Every arm plays the same game indices with the same master seed, hence the same deal stream: the
-groups are compared pair by pair on identical shuffles.
+groups are compared pair by pair on identical shuffles. arm_groups and reference_groups read the plan back:
+the arms of each group, and the group each one's paired differences are taken from.
 """
 from __future__ import annotations
 
@@ -18,8 +19,9 @@ import math
 
 import numpy as np
 
+from analyzer import metrics as M
+from analyzer.configs import Arm, check_players, set_path, validate_arm
 from analyzer.errors import MISSING, ScenarioError, toml_value
-from analyzer.scenario import Arm, check_players, set_path, validate_arm
 from analyzer.textfiles import whole_number
 
 _COMPARISON_KEYS = ("variants", "sweep", "policies")
@@ -330,8 +332,6 @@ def expand(sc):
     if sc.comparison.get("kind") == "sweep":
         sc.comparison["metric_column"] = sweep_metric_column(sc, rotate)
     if sc.stop is not None and sc.comparison.get("kind") == "variants":
-        from analyzer import metrics as M
-
         # every variant's difference is looked at: the metric must be one each measures (its player count's)
         measured = [[m.key for m in M.standard_metrics(sc.game, len(a.seats), len(a.seats) if rotate else 1)]
                     for a in arms if a.rotation == 0]
@@ -355,3 +355,18 @@ def sweep_metric_column(sc, rotate):
     if metric not in known:
         raise ScenarioError(sc.source, "sweep.metric", metric, "must be one of " + ", ".join(known))
     return known[metric]
+
+
+def arm_groups(sc):
+    """The arms of each group, in the scenario's group order."""
+    by_group = {}
+    for arm in sc.arms:
+        by_group.setdefault(arm.group, []).append(arm)
+    return [by_group[label] for label in sc.groups]
+
+
+def reference_groups(sc):
+    """Per group, the group its paired differences are measured from: the scenario's own choice
+    (comparison["refs"], e.g. a ladder's baseline variant), else the first group for every other."""
+    refs = sc.comparison.get("refs")
+    return list(refs) if refs is not None else [None] + [0] * (len(sc.groups) - 1)

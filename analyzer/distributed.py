@@ -1,7 +1,7 @@
 """Runs on a Dask cluster: a local one (`--workers N`) or a running one (`--scheduler ADDRESS`).
 
 Each task plays one range of game indices for every arm of the scenario and returns that range's
-Tally (integer sums, cross products, histograms, example games; see analyzer.runner). The client
+Tally (integer sums, cross products, histograms, example games; see analyzer.summary). The client
 merges the tallies in game order as they arrive, so the result is bit-identical to the in-process
 run whatever the number of workers, the order tasks finish in, or a task run again after a worker
 died. A worker rebuilds the scenario from its TOML dict (cached per worker) and loads the numba
@@ -22,12 +22,16 @@ from contextlib import nullcontext
 from pathlib import Path
 
 import numba
-import numpy as np
 
-from analyzer import runner as R
 from analyzer.chunks import play_and_fold
+from analyzer.comparisons import arm_groups
+from analyzer.configs import Scenario
 from analyzer.interrupts import Interrupts, sigint_ignored
-from analyzer.scenario import Scenario
+from analyzer.parquet_rows import parquet_names, parquet_schema, parquet_table
+from analyzer.results import RunResult, group_results
+from analyzer.runner import DEFAULT_CHUNK, Looks, progress_bar
+from analyzer.scenario import from_dict
+from analyzer.summary import new_tally
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
 MIN_TASK = 1_000
@@ -48,8 +52,6 @@ def require_dask():
 def _scenario(raw, source, key):
     sc = _SCENARIOS.get(key)
     if sc is None:
-        from analyzer.scenario import from_dict
-
         sc = from_dict(raw, source)
         for arm in sc.arms:
             arm.encoded(sc.game)
@@ -66,13 +68,13 @@ def play_task(raw, source, key, first, n, parquet_dir, threads):
         numba.set_num_threads(threads)
     t = time.perf_counter()
     sc = _scenario(raw, source, key)
-    tally = R.new_tally(sc)
-    groups = R.arm_groups(sc)
+    tally = new_tally(sc)
+    groups = arm_groups(sc)
     done = first
     threads_used = numba.get_num_threads()
     with ThreadPoolExecutor(threads_used) as pool:
         while done < first + n:  # sub-chunks keep memory bounded inside a large task
-            m = min(R.DEFAULT_CHUNK, first + n - done)
+            m = min(DEFAULT_CHUNK, first + n - done)
             chunk = play_and_fold(sc, groups, tally, done, m, keep_rows=parquet_dir is not None,
                                   pool=pool if threads_used > 1 else None)
             if parquet_dir is not None:
@@ -89,9 +91,9 @@ def _write_parts(sc, folder, outs, first):
     if not folder.is_dir():
         raise RuntimeError(f"this worker cannot reach the report folder {folder}: run the workers where "
                            f"they share it, or drop --keep-games")
-    for name, arms, g_outs in zip(R.parquet_names(sc), R.arm_groups(sc), outs):
-        schema = R.parquet_schema(sc.game, len(arms[0].seats))
-        table = pa.concat_tables([R.parquet_table(out, first, arm.rotation, schema) for arm, out in zip(arms, g_outs)])
+    for name, arms, g_outs in zip(parquet_names(sc), arm_groups(sc), outs):
+        schema = parquet_schema(sc.game, len(arms[0].seats))
+        table = pa.concat_tables([parquet_table(out, first, arm.rotation, schema) for arm, out in zip(arms, g_outs)])
         part = folder / name
         part.mkdir(exist_ok=True)
         pq.write_table(table, part / f"part-{first:015d}.parquet")
@@ -118,7 +120,7 @@ def task_size(total, arms, workers, chunk_size, seconds_per_game=None):
     return max(MIN_TASK, size)
 
 
-def run(sc: Scenario, *, games=None, chunk_size=R.DEFAULT_CHUNK, threads=None, keep_games_dir=None,
+def run(sc: Scenario, *, games=None, chunk_size=DEFAULT_CHUNK, threads=None, keep_games_dir=None,
         progress=True, workers=None, scheduler=None, log=print, after_task=None, interrupts=None):
     """Play the scenario on a Dask cluster; the same RunResult as analyzer.runner.run.
 
@@ -218,8 +220,8 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
     client, cluster = connect(scheduler, workers)
     if cluster is not None:
         threads = threads or 1
-    tally = R.new_tally(sc)
-    looks = R.Looks(sc, total)
+    tally = new_tally(sc)
+    looks = Looks(sc, total)
     task_seconds = []
     parquet_dir = None
     size = chunk_size
@@ -248,7 +250,7 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
         size = task_size(total, len(sc.arms), n_workers, chunk_size)
         looks.prepare(tally)
         waiting = {}  # finished tallies not yet contiguous with the merged prefix
-        bar = R.progress_bar(sc, total) if progress and interrupts.signal is None else None
+        bar = progress_bar(sc, total) if progress and interrupts.signal is None else None
         t0 = time.perf_counter()
         submitted = 0
         futures = {}
@@ -287,12 +289,12 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
     done = tally.n
     paths = []
     if parquet_dir is not None:
-        paths = [str(Path(parquet_dir) / name) for name in R.parquet_names(sc)]
+        paths = [str(Path(parquet_dir) / name) for name in parquet_names(sc)]
         if done < total:  # keep only the parts of the reported prefix (cancelled tasks may have written)
             for path in paths:
                 for part in Path(path).glob("part-*.parquet"):
                     if int(part.stem.split("-")[1]) >= done:
                         part.unlink()
-    return R.RunResult(sc, R._group_results(sc, tally), done, done < total and not looks.stopped, wall, threads or 1,
+    return RunResult(sc, group_results(sc, tally), done, done < total and not looks.stopped, wall, threads or 1,
                        size, paths, total, tally.metric_sums, tally.metric_xtx, interrupts.signal, workers=n_workers,
                        task_seconds=task_seconds, stop_reason=looks.reason)

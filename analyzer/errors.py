@@ -1,9 +1,11 @@
-"""The one error type a designer sees: it names the file, the key, the bad value and what is allowed."""
+"""The one error type a designer sees: it names the file, the key, the bad value and what is allowed; and
+TOML text read into a dict with every failure said that way (scenarios, deck files)."""
 import json
 import math
 import re
+import tomllib
 
-from analyzer.textfiles import printable
+from analyzer.textfiles import MAX_DEPTH, MAX_KEY_PARTS, long_dotted_key, nesting_depth, printable
 
 BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
@@ -52,3 +54,23 @@ def toml_value(value, limit=80):
 def toml_key(key):
     """A key as TOML writes it: bare when it can be, else quoted."""
     return key if BARE_KEY.fullmatch(str(key)) else json.dumps(str(key), ensure_ascii=False)
+
+
+def parse_toml(text: str, source: str, what: str) -> dict:
+    """tomllib.loads, with every failure said in one line naming source (what: "scenario", "deck file")."""
+    line = long_dotted_key(text)
+    if line is not None:
+        raise ScenarioError(source, None, None, f"line {line:,} has a dotted key of more than {MAX_KEY_PARTS} parts "
+                                                f"(a.b.c...): a {what} needs a few")
+    try:
+        raw = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ScenarioError(source, None, None, f"is not valid TOML: {e}") from None
+    except RecursionError:  # (tomllib parses nested arrays and inline tables recursively)
+        raise ScenarioError(source, None, None, f"nests lists or tables more than {MAX_DEPTH} levels deep: "
+                                                f"a {what} needs a few") from None
+    depth, where = nesting_depth(raw)
+    if depth > MAX_DEPTH:
+        raise ScenarioError(source, None, None, f"nests lists or tables more than {MAX_DEPTH} levels deep "
+                                                f"(at {where[:60]}...): a {what} needs a few")
+    return raw

@@ -1,7 +1,7 @@
 """Folding a chunk of result rows into a group's summary, in numba.
 
 A group's per-deal row is its arms' result columns summed over seat rotations, followed by the win
-credits the report needs (see `runner.group_columns` for the names and `reference_rows` in
+credits the report needs (see `group_columns` for the names and `reference_rows` in
 tests/test_comparisons.py for a definition in numpy):
 
     game columns (c) | credit_s (n) | solo_s (n) | shared | no_winner | tcredit_t (teams)
@@ -27,6 +27,25 @@ SHARE = np.array([CREDIT] + [CREDIT // k for k in range(1, 9)], dtype=np.int64)
 # layout of a group's spec array (int64): sizes, then the unit (team or seat) of every seat and the
 # first seat of every unit
 SP_PLAYERS, SP_ROTATIONS, SP_GAME_COLS, SP_UNITS, SP_TEAM_COLS, SP_SEAT_UNIT = range(6)
+
+
+def group_columns(game, players, rotations):
+    """(game columns, every column of the group's per-deal rows), in the layout above.
+
+    credit_s: seat s's share of the win x CREDIT (k winning seats get CREDIT // k each: partners of a
+    winning team split its credit); solo_s: seat s's team (in a game without teams: seat s) won alone;
+    shared: two or more teams (players) tied for the win; no_winner: nobody won (a stall);
+    tcredit_t: team t's credit; pcredit_j: the credit of the policy that sits at seat j in rotation 0,
+    wherever it sits in the other rotations; pseat_j_s: its credit when it sits at seat s."""
+    base = game.columns(players)
+    teams = game.teams(players)
+    extra = [f"credit_{s}" for s in range(players)] + [f"solo_{s}" for s in range(players)] + ["shared", "no_winner"]
+    if teams:
+        extra += [f"tcredit_{t}" for t in range(len(teams))]
+    if rotations > 1:
+        extra += [f"pcredit_{j}" for j in range(players)]
+        extra += [f"pseat_{j}_{s}" for j in range(players) for s in range(players)]
+    return base, base + extra
 
 
 def group_spec(players, rotations, game_cols, teams):
@@ -208,7 +227,7 @@ def fold_rows(outs, spec, base_outs, base_spec, with_base, pairs, cross_pairs, h
     before: 75 -> 41 ns in a chunk of 100,000 deals, 74 -> 27 ns in a chunk that is still in the cache.
 
     Returns the smallest and the largest value of the histogram columns, found while counting them. A value
-    beyond hist is not counted: the caller counts those in a wider table (runner.FoldParts.widen)."""
+    beyond hist is not counted: the caller counts those in a wider table (summary.FoldParts.widen)."""
     width = sums.shape[0]
     base_width = _width(base_spec) if with_base else 0
     block = BLOCK if width + base_width <= 64 else BLOCK // 2  # (64 x 64 x 8 bytes: half of L1)

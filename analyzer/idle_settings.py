@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 import sys
 
+from analyzer.configs import get_path
 from analyzer.errors import MISSING, toml_value
-from analyzer.scenario import get_path
 from analyzer.textfiles import printable
 
 # what a stopped run that is not a [[variants]] comparison looks at instead of stop.metric (stopping.key_intervals)

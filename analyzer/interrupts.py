@@ -1,6 +1,6 @@
 """Ctrl-C (SIGINT) and SIGTERM: what they do at each moment of a run, and the exit statuses.
 
-The contract (README, "Stopping a run"):
+The contract (docs/running.md, "Stopping a run"):
 - before any game is played (start-up, reading the scenario, compiling, starting Dask): the command
   stops at once; nothing was played, nothing is written (exit 130);
 - while games are played: the first signal is noted; the play threads finish the blocks in play and

@@ -1,16 +1,21 @@
-"""Numbers a report shows, computed from group summaries (analyzer.runner.Summary).
+"""Numbers a report shows, computed from group summaries (analyzer.summary.Summary).
 
 A metric is a ratio of per-deal sums, sum(num) / sum(den) (den None: per deal), scaled. A per-deal
 mean is the special case den = None. Intervals use the per-deal variance of the linearised ratio;
 comparisons between groups use the cross products of the two groups' rows (the same deals), so
 differences are paired.
+
+The definitions depend on the game and the row layout (analyzer.fold) only, so the layers below the report
+read them too: a scenario's validation (the metrics a variant measures), the fold's plan (the column pairs
+and histograms a summary keeps) and the stopping rule. The intervals read a summary's sums as given.
 """
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
 
-from analyzer.runner import CREDIT
+from analyzer.fold import CREDIT
+from analyzer.games.base import CardPower, Histogram, PerSeat, Ratio
 from analyzer.stats import signed_points, wilson
 
 
@@ -172,8 +177,6 @@ def even_share(g, n_units, rotations):
 
 def standard_metrics(game, players, rotations):
     """The key metrics of every game, then the game's own (its Ratio / PerSeat declarations)."""
-    from analyzer.games.base import PerSeat, Ratio
-
     units = win_units(game, players)
     first = units[0]
     who = "Team of seat 0" if game.teams(players) else "Seat 0"
@@ -238,8 +241,6 @@ def folded_pairs(game, players, rotations, names):
     """The (a, b) column pairs whose products a group's summary folds: every column with itself, the columns
     of each metric with each other, and for card power each seat's win column with its category columns
     (analyzer.report.sections.card_power_rows). The other pairs are never read, and reading one raises."""
-    from analyzer.games.base import CardPower
-
     have = set(names)
     pairs = {(c, c) for c in names}
     for m in interval_metrics(game, players, rotations):
@@ -255,8 +256,6 @@ def folded_pairs(game, players, rotations, names):
 def histogram_columns(game, players):
     """The game columns whose distributions a report draws: the length, the end condition, each Histogram
     declaration's column and the columns of each PerSeat declaration that is not a rate."""
-    from analyzer.games.base import Histogram, PerSeat
-
     cols = ["length", "end"]
     for m in game.metrics:
         if isinstance(m, Histogram):

@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from analyzer import metrics as M
 from analyzer.errors import MISSING, ScenarioError, toml_value
 
 STOP_KEYS = ("max_games", "min_games", "precision", "until", "equivalence", "metric")
@@ -137,8 +138,6 @@ def parse(raw, source, kind, games_given, flags=None):
 
 def key_intervals(sc, groups):
     """[(label, value, lo, hi, metric)] of the key metrics of a run so far (groups: GroupResults)."""
-    from analyzer import metrics as M
-
     kind = sc.comparison.get("kind")
     out = []
     if kind == "sweep":

@@ -1,7 +1,8 @@
 """Reading a designer's text files (scenarios, deck files) safely: only regular files of bounded size,
 checked before a byte is read, so that a FIFO, a device (/dev/zero, /dev/urandom) or a huge file is refused
 at once instead of hanging or eating memory; UTF-8 with or without a byte-order mark; any line ends
-(CRLF from Windows, lone CR from old Macs) read as newlines."""
+(CRLF from Windows, lone CR from old Macs) read as newlines. And text made safe the other way: for a
+one-line message (printable) or a file name (slug)."""
 from __future__ import annotations
 
 import os
@@ -69,6 +70,25 @@ def read_text(path: str | Path, limit: int, what: str) -> str:
 def printable(text) -> str:
     """A file name or path for a one-line message: control characters (a newline in a name...) escaped."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in str(text))
+
+
+def slug(text):
+    """text as a file-name fragment: lower case, runs of other characters as one '-'."""
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-").lower()
+
+
+def unique_slugs(labels):
+    """A distinct file-name fragment per label (labels that slug alike get -2, -3, ...)."""
+    out, seen = [], set()
+    for label in labels:
+        base = slug(label) or "group"
+        name, k = base, 1
+        while name in seen:
+            k += 1
+            name = f"{base}-{k}"
+        seen.add(name)
+        out.append(name)
+    return out
 
 
 def whole_number(text: str, max_digits: int = 18):

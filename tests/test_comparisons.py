@@ -6,9 +6,10 @@ import pytest
 
 from analyzer import metrics as M
 from analyzer.errors import ScenarioError
+from analyzer.fold import CREDIT
 from analyzer.games import get_game
 from analyzer.report import write_report
-from analyzer.runner import CREDIT, run
+from analyzer.runner import run
 from analyzer.scenario import from_dict
 from analyzer.stats import unpaired_diff_ci
 
@@ -193,7 +194,7 @@ def fake_outs(rng, rotations, deals, players, extra, teams):
 def test_numba_fold_matches_the_numpy_definition(players, rotations, teams, extra):
     """Sums, cross products with itself and with a baseline, and histograms, exactly, every pair folded."""
     from analyzer import fold
-    from analyzer.runner import Summary
+    from analyzer.summary import Summary
 
     rng = np.random.default_rng(players * 10 + rotations)
     outs = fake_outs(rng, rotations, 700, players, extra, teams)
@@ -225,7 +226,7 @@ def test_a_summary_folds_only_the_pairs_it_is_given_and_refuses_to_read_the_othe
     """The folded pairs (and cross pairs with a baseline) are exact; any other pair raises, never reads 0;
     histograms are kept of the columns asked for only."""
     from analyzer import fold
-    from analyzer.runner import Summary
+    from analyzer.summary import Summary
 
     rng = np.random.default_rng(3)
     outs = fake_outs(rng, 4, 500, 4, 3, None)
@@ -265,7 +266,7 @@ def test_fold_stays_exact_with_large_values():
     """Game values near 2**19 over 5 rotations: row entries near 2**21.3, their products near 2**42.6 (beyond
     float64's exact integers when summed), and the int64 sums over 3,000 deals are still exact."""
     from analyzer import fold
-    from analyzer.runner import Summary
+    from analyzer.summary import Summary
 
     rng = np.random.default_rng(19)
     outs = fake_outs(rng, 5, 3000, 5, 2, None)
@@ -283,7 +284,7 @@ def test_team_and_no_winner_columns():
     """Partners split their team's credit; a tie between teams is shared; a stall credits nobody and
     the even share is taken over the games that had a winner."""
     from analyzer import fold
-    from analyzer.runner import Summary
+    from analyzer.summary import Summary
 
     # columns: win_0..win_3, n_winners, length, end
     out = np.array([[1, 0, 1, 0, 2, 5, 0],    # team 0+2 wins

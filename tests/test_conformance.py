@@ -11,7 +11,10 @@ Each check is parametrised over `game_names()`, so a new game is checked the mom
 - every scenario shipped for the game validates, and there is at least one;
 - every trace line is JSON, and every event type a trace emits is documented in the game's docs page,
   as are every rule setting and policy;
-- `analyzer trace GAME` works with text and jsonl output.
+- `analyzer trace GAME` works with text and jsonl output;
+- the game's referee (tests/referees.py: an independent replay from the trace and the rulebook) accepts
+  random games with every policy at every player count, and refuses a stub kernel's games (a traced game
+  whose second half is another game's): a kernel that does not play by the rules cannot pass.
 """
 import json
 import re
@@ -22,11 +25,15 @@ import numpy as np
 import pyarrow.parquet as pq
 import pytest
 from click.testing import CliRunner
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 
 from analyzer.cli import main
+from analyzer.errors import ScenarioError
 from analyzer.games import game_names, get_game
 from analyzer.runner import run
 from analyzer.scenario import from_dict, load
+from referees import REFEREES
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = game_names()
@@ -203,3 +210,89 @@ def test_cli_trace_text_and_jsonl(name):
     t = runner.invoke(main, ["trace", name, "--game-index", "3"])
     assert t.exit_code == 0, t.output
     assert t.output.startswith(game.title) and len(t.output.splitlines()) >= len(lines) - 1
+
+
+def referee_of(name):
+    assert name in REFEREES, f"{name} has no referee in tests/referees.py: a game's rules are checked by one"
+    return REFEREES[name]
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_referee_accepts_random_games_at_every_player_count(name):
+    game, referee = get_game(name), referee_of(name)
+    for players in player_counts(game):
+        arm = from_dict(mixed_raw(game, players)).arms[0]
+        enc = arm.encoded(game)
+        for index in range(12):
+            events, row = game.play_traced(enc, SEED, index)
+            referee(events, row, arm)
+
+
+def spliced(game, enc, index):
+    """A stub kernel's game: the first half of game `index`'s events, then the second half of the next game's,
+    with that game's result row: what a kernel that does not play by the rules could trace."""
+    first, _ = game.play_traced(enc, SEED, index)
+    second, row = game.play_traced(enc, SEED, index + 1000)
+    return first[:len(first) // 2] + second[len(second) // 2:], row
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_referee_refuses_a_stub_kernels_games(name):
+    game, referee = get_game(name), referee_of(name)
+    arm = from_dict(mixed_raw(game, largest(game))).arms[0]
+    enc = arm.encoded(game)
+    for index in range(8):
+        events, row = spliced(game, enc, index)
+        with pytest.raises(Exception):  # (an AssertionError, or the referee failing to follow a broken game)
+            referee(events, row, arm)
+
+
+def param_values(param):
+    """A hypothesis strategy over a Param's allowed values (ints kept near their low end, search budgets
+    small: the point is the space of rules, not long games)."""
+    if param.kind == "bool":
+        return st.booleans()
+    if param.kind == "choice":
+        return st.sampled_from(param.choices)
+    if param.kind == "intlist":
+        return st.lists(st.integers(int(param.low), int(param.high)), min_size=1, max_size=6, unique=True)
+    if param.kind == "int":
+        high = 3 if param.name in ("samples", "horizon") else min(int(param.high), int(param.low) + 40)
+        return st.integers(int(param.low), high)
+    if param.kind == "float":
+        return st.floats(param.low, param.high, allow_nan=False)
+    return st.just(param.default)  # (str: the deck file stays the shipped one)
+
+
+@st.composite
+def any_configuration(draw, game):
+    """A scenario of `game` with rule settings and seats drawn from everything its Params allow (each
+    setting its default half of the time)."""
+    players = draw(st.integers(game.min_players, game.max_players))
+    rules = {p.name: draw(param_values(p)) for p in game.settings if p.kind != "str" and draw(st.booleans())}
+    seats = {}
+    for s in range(players):
+        pol = draw(st.sampled_from(game.policies))
+        seats[str(s)] = {"policy": pol.name, **{p.name: draw(param_values(p)) for p in pol.params
+                                                  if draw(st.booleans())}}
+    raw = {"game": game.name, "games": 1, "seed": draw(st.integers(0, 2**63 - 1)), "players": players,
+           "rules": rules, "all_seats": {"policy": game.policies[0].name}, "seats": seats}
+    try:
+        return from_dict(raw)
+    except ScenarioError:  # a combination the rules refuse (e.g. finish_cards below start_cards)
+        assume(False)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_the_referee_accepts_games_under_any_rules_the_game_allows(name):
+    game, referee = get_game(name), referee_of(name)
+
+    @settings(max_examples=25, deadline=None, derandomize=True,
+              suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow])
+    @given(sc=any_configuration(game), index=st.integers(0, 10**6))
+    def check(sc, index):
+        arm = sc.arms[0]
+        events, row = game.play_traced(arm.encoded(game), sc.seed, index)
+        referee(events, row, arm)
+
+    check()

@@ -13,6 +13,7 @@ import pytest
 from analyzer.games.fightsong import GAME
 from fightsong_helpers import write_deck
 
+DEFAULT_DECK = Path(__file__).parent.parent / "analyzer/games/fightsong/data/default.toml"
 DIVS = {"Band": ("Woodwind", "Brass", "Percussion"), "Cheer": ("Flyer", "Base", "Spotter"),
         "Fans": ("Students", "Alumni", "Parents")}
 DIV_OF = {sub: d for d, subs in DIVS.items() for sub in subs}
@@ -318,7 +319,7 @@ def encoded(players, rules, seats, deck_file=None):
 
 def check_games(players, rules_raw, seats, games, deck_file=None, seed=777):
     rules, specs, enc = encoded(players, rules_raw, seats, deck_file)
-    deck = Deck(deck_file or Path(__file__).parent.parent / "analyzer/games/fightsong/data/default.toml")
+    deck = Deck(deck_file or DEFAULT_DECK)
     cols = GAME.columns(players)
     out = np.zeros((games, len(cols)), dtype=np.int64)
     GAME.run_batch(enc, seed, 0, out)

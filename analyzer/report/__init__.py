@@ -11,9 +11,10 @@ import shutil
 from pathlib import Path
 
 from analyzer import __version__
-from analyzer.report.blocks import Heading, Text, to_html, to_markdown
-from analyzer.report.sections import build_blocks
-from analyzer.runner import slug
+from analyzer.report import sections
+from analyzer.report.blocks import Heading, to_html, to_markdown
+from analyzer.report.comparison import comparison_sections
+from analyzer.textfiles import TextFileError, read_text, slug
 
 
 def signal_name(signum):
@@ -41,8 +42,6 @@ def foreign_files(out: Path) -> list[str]:
     """The names in an existing folder that no analyzer report wrote: all but the files its manifest lists
     (for a manifest of an older version, which lists none: all but the files such a report holds)."""
     import fnmatch
-
-    from analyzer.textfiles import TextFileError, read_text
 
     names = sorted(p.name for p in out.iterdir())
     if "manifest.json" not in names:
@@ -149,6 +148,19 @@ def write_csv(path, header, rows):
         w = csv.writer(f)
         w.writerow([csv_cell(c) for c in header])
         w.writerows([csv_cell(c) for c in row] for row in rows)
+
+
+def build_blocks(result, out, manifest):
+    """(the report's blocks, the rows of summary.csv): the introduction, one group's sections or the
+    comparison's, where every game's rows are (--keep-games), the manifest."""
+    blocks = sections.intro(result, out)
+    if result.scenario.comparison.get("kind") == "single" or len(result.groups) == 1:
+        blocks += sections.group_sections(result, result.groups[0], out, prefix="")
+    else:
+        blocks += comparison_sections(result, out)
+    blocks += sections.parquet_section(result, out)
+    blocks += sections.manifest_section(manifest)
+    return blocks, sections.summary_rows(result)
 
 
 def write_report(result, out_dir, command=None):

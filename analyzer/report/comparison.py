@@ -11,10 +11,11 @@ import numpy as np
 
 from analyzer import metrics as M
 from analyzer.errors import toml_value
+from analyzer.fold import CREDIT
+from analyzer.games.base import Histogram
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text, lit
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
-from analyzer.runner import CREDIT
 from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value, signed_points
 
 
@@ -202,8 +203,6 @@ def variant_sections(result, out):
 def _small_distributions(result):
     """For the game's histogram metrics with few values (e.g. the interval played): the share of games
     of each value, variant by variant."""
-    from analyzer.games.base import Histogram
-
     b = []
     for decl in result.scenario.game.metrics:
         if not isinstance(decl, Histogram) or decl.column == "length":

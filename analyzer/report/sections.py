@@ -1,4 +1,6 @@
-"""What a report says: blocks built from a RunResult (see analyzer/report/blocks.py)."""
+"""What a report says: blocks built from a RunResult (see analyzer/report/blocks.py): its introduction, one
+group's sections, the rows of summary.csv; analyzer/report/comparison.py builds a comparison's sections on
+these, and analyzer.report.build_blocks puts a report together."""
 from __future__ import annotations
 
 import math
@@ -10,12 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from analyzer import metrics as M
+from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text, lit
-from analyzer.runner import slug as runner_slug
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
+from analyzer.textfiles import slug as file_slug
 
 QUANTILES = (0.05, 0.25, 0.5, 0.75, 0.95)
 
@@ -53,21 +56,6 @@ def summary_rows(result):
     return rows
 
 
-def build_blocks(result, out, manifest):
-    sc = result.scenario
-    blocks = []
-    blocks += _intro(result, out)
-    if sc.comparison.get("kind") == "single" or len(result.groups) == 1:
-        blocks += group_sections(result, result.groups[0], out, prefix="")
-    else:
-        from analyzer.report.comparison import comparison_sections
-
-        blocks += comparison_sections(result, out)
-    blocks += _parquet_section(result, out)
-    blocks += _manifest_section(manifest)
-    return blocks, summary_rows(result)
-
-
 def docs_link(game, out):
     """The game's docs page as a link to the file in this checkout, relative to the report's folder `out`
     (so a report committed in the repository, or moved with it, still finds it), or its name if it is not here."""
@@ -77,7 +65,7 @@ def docs_link(game, out):
     return f"[{game.docs}]({Path(os.path.relpath(path, Path(out).resolve())).as_posix()})"
 
 
-def _parquet_section(result, out):
+def parquet_section(result, out):
     """Where every game's result row is (--keep-games), and what its columns mean."""
     if not result.parquet:
         return []
@@ -93,7 +81,8 @@ def _parquet_section(result, out):
                  .replace("`", ""))]
 
 
-def _intro(result, out):
+def intro(result, out):
+    """The report's opening: what was played, a partial or stopped run, the rules and the seats."""
     sc = result.scenario
     game = sc.game
     b = []
@@ -133,8 +122,6 @@ def _intro(result, out):
 
 def _stop_section(result):
     """Why a run with [stop] stopped where it did, and how its intervals stay valid."""
-    from analyzer import stopping
-
     rule = result.scenario.stop
     looks = rule.checkpoints()
     what = []
@@ -171,7 +158,7 @@ def group_sections(result, g, out, prefix=""):
     n = g.players
     rot = g.rotations
     tag = prefix
-    slug = f"{runner_slug(prefix)}-" if prefix else ""
+    slug = f"{file_slug(prefix)}-" if prefix else ""
     b = [Heading(f"Who wins{(' — ' + prefix) if prefix else ''}")]
     b += who_wins(game, s, n, rot, out / f"{slug}win_share.png", result.scenario.margin)
     ms = {m.key: m for m in M.standard_metrics(game, n, rot)}
@@ -433,7 +420,8 @@ def _policy_shares(result, g, ms):
     return b
 
 
-def _manifest_section(man):
+def manifest_section(man):
+    """How to reproduce the report: the manifest's main lines and the command."""
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
             ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer.errors import MISSING, ScenarioError, toml_value
+from analyzer.errors import MISSING, ScenarioError, parse_toml, toml_value
 from analyzer.games.base import Param
 from analyzer.textfiles import MAX_DECK_BYTES, TextFileError, printable, read_text
 
@@ -191,8 +191,6 @@ def load_deck(path, name=None) -> Deck:
     default its path), the key, the value and what is allowed. Sizes and counts are checked before a card
     is: only a regular file of at most MAX_DECK_BYTES, at most 2 x MAX_BOARDS [[...]] tables. A deck is
     read once while the file keeps its modification time and size."""
-    from analyzer.scenario import parse_toml  # (analyzer.scenario imports the games)
-
     path = Path(path)
     src = printable(path if name is None else name)
     try:
