@@ -1,5 +1,5 @@
-"""Battle of the Bards `lookahead` policy: run's lookahead specialisation plays the other policies exactly as the
-default kernel, traced lookahead games replay by the rules and equal the batch's games with 1 and 2 threads and
+"""Battle of the Bards `lookahead` policy: the lookahead's kernel (lookahead.run_look) plays the other policies exactly
+as the default kernel (engine.run), traced lookahead games replay by the rules and equal the batch's games with 1 and 2 threads and
 any chunks, it beats greedy head to head, its parameters have ranges, and a scenario without it never uses it."""
 import numba
 import numpy as np
@@ -25,13 +25,13 @@ def _rows(raw, block=None):
     return out
 
 
-def test_the_lookahead_specialisation_plays_other_policies_exactly_as_the_default_kernel():
+def test_the_lookahead_kernel_plays_other_policies_exactly_as_the_default_kernel():
     raw = {"game": "bards", "games": 300, "seed": 9, "players": 2, "rules": {"deck": "extended", "copies": "double"},
            "all_seats": {"policy": "bait"}, "seats": {"1": {"policy": "random", "play": "greedy"}}}
-    assert np.array_equal(_rows(raw, LA.play_block), _rows(raw, E.play_block))
+    assert np.array_equal(_rows(raw, LA.play_block_look), _rows(raw, E.play_block))
 
 
-def test_only_a_lookahead_seat_selects_the_lookahead_specialisation():
+def test_only_a_lookahead_seat_selects_the_lookahead_kernel():
     def pint(seats):
         return from_dict({"game": "bards", "games": 10, "seed": 1, "players": 2, "all_seats": {"policy": "greedy"},
                           "seats": seats}).arms[0].encoded(GAME)[1]
@@ -103,20 +103,21 @@ def test_lookahead_games_are_the_same_with_1_and_2_threads_any_chunks_and_traced
         check_forced(events, enc[0])
 
 
-def test_a_scenario_without_lookahead_never_uses_the_lookahead_specialisation():
-    """In a fresh process (kernels loaded from this session's cache), a default run and trace use run's default
-    specialisation only, and never the lookahead's decision."""
+def test_a_scenario_without_lookahead_never_compiles_the_lookahead():
+    """In a fresh process (kernels loaded from this session's cache), a default run and trace use engine.run alone:
+    neither the lookahead's kernel nor the search (the driver, Bards' contract) is compiled or loaded."""
     import os
     import subprocess
     import sys
 
     code = ("import numpy as np\n"
-            "from analyzer.games.bards import GAME, engine as E, lookahead as LA\n"
+            "from analyzer.games.bards import GAME, engine as E, lookahead as LA, search_ops as O\n"
             "from analyzer.scenario import from_dict\n"
             "sc = from_dict({'game': 'bards', 'games': 50, 'seed': 1, 'players': 2})\n"
             "out = np.zeros((50, len(GAME.columns(2))), dtype=np.int64)\n"
             "GAME.run_batch(sc.arms[0].encoded(GAME), 1, 0, out)\n"
             "GAME.play_traced(sc.arms[0].encoded(GAME), 1, 3)\n"
-            "print(len(E.run.signatures), len(LA.choose.overloads), E.run.signatures[0][-2:])\n")
+            "print(len(E.run.signatures), len(LA.run_look.signatures), len(LA.SEARCH.lookahead.signatures),\n"
+            "      sum(len(getattr(O, f).signatures) for f in ('decisions', 'redeal', 'apply', 'playout')))\n")
     res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=dict(os.environ))
-    assert res.stdout.split() == ["1", "0", "(none,", "none)"], res.stdout
+    assert res.stdout.split() == ["1", "0", "0", "0"], res.stdout

@@ -1,55 +1,20 @@
 """Battle of the Bards: rival bards split five cards cut-and-choose style and tell Decktet tales (2 players)."""
 import numpy as np
 
-from analyzer.games.bards import engine as E
 from analyzer.games.bards import idle as I
+from analyzer.games.bards import kernels as K
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
 from analyzer.games.bards import trace as T
 from analyzer.games.bards.events import EVENTS
+from analyzer.games.bards.seats import GREEDY_DEFAULTS, encode_seat, params
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 
-PLAY_CHOICES = ("random", "greedy")
-CHOOSE_CHOICES = ("random", "face_up_at_least", "expected")
-SETUP_CHOICES = ("random", "greedy")
-
-
-def _params(play, choose, setup):
-    """The parameters every policy has (defaults differ: the random policy is random throughout)."""
-    return (
-        Param("play", "choice", play,
-              "how it plays the cards it gets: 'random' (uniform legal moves) or 'greedy' (order, placements "
-              "and conclusions that most raise the value of its tales)", choices=PLAY_CHOICES),
-        Param("choose", "choice", choose,
-              "how it picks a group when the opponent splits: 'random', 'face_up_at_least' (the face-up group "
-              "when its value is at least face_up_threshold) or 'expected' (face-up value against the "
-              "expected value of a hidden group of that size from the unseen cards)", choices=CHOOSE_CHOICES),
-        Param("setup", "choice", setup,
-              "seat 1's setup: 'random', or 'greedy' (keep the two cards most valuable as one-card tales, "
-              "minus spite x what the other two are worth to seat 0)", choices=SETUP_CHOICES),
-        Param("conclude_at", "float", 10.0,
-              "a tale that would score this many points or more is concluded at once", 1.0, 60.0),
-        Param("hope", "float", 0.7,
-              "value of each further card (up to 3) a tale can still take while holding the audience; an empty "
-              "tale slot is worth one hope", 0.0, 5.0),
-        Param("meme_keep", "float", 0.5,
-              "share of an open tale's meme points counted in its value (the meme may change before it is "
-              "concluded)", 0.0, 1.0),
-        Param("face_up_threshold", "float", 3.0,
-              "choose=face_up_at_least takes the face-up group when worth at least this; the bait split "
-              "calls a face-up group tempting from this value", 0.0, 30.0),
-        Param("spite", "float", 1.0,
-              "weight of the opponent's gain against its own in split, choose and setup decisions "
-              "(0: only its own gain; 1: the margin)", 0.0, 1.0),
-    )
-
-
-GREEDY_DEFAULTS = _params("greedy", "expected", "greedy")
 
 POLICIES = (
     Policy("random", S.SP_RANDOM,
            "splits uniformly at random among the 30 splits (15 partitions x which group is face up); by default "
-           "also plays, chooses and sets up at random", _params("random", "random", "random")),
+           "also plays, chooses and sets up at random", params("random", "random", "random")),
     Policy("balanced", S.SP_BALANCED,
            "cut-and-choose: the partition whose two outcomes (chooser takes either group) are as close as "
            "possible in value for it (then the better worse case); which group is face up is a coin flip",
@@ -83,18 +48,7 @@ def encode(rules, seats):
     pint = np.zeros((2, S.N_INT), dtype=np.int64)
     pflt = np.zeros((2, S.N_FLT), dtype=np.float64)
     for i, s in enumerate(seats):
-        p = s.params
-        pint[i, S.I_SPLIT] = GAME.policy(s.policy).code
-        pint[i, S.I_PLAY] = PLAY_CHOICES.index(p["play"])
-        pint[i, S.I_CHOOSE] = CHOOSE_CHOICES.index(p["choose"])
-        pint[i, S.I_SETUP] = SETUP_CHOICES.index(p["setup"])
-        pint[i, S.I_SAMPLES] = p.get("samples", 0)
-        pint[i, S.I_HORIZON] = p.get("horizon", 0)
-        pflt[i, S.P_CONCLUDE_AT] = float(p["conclude_at"])
-        pflt[i, S.P_HOPE] = float(p["hope"])
-        pflt[i, S.P_MEME_KEEP] = float(p["meme_keep"])
-        pflt[i, S.P_THRESHOLD] = float(p["face_up_threshold"])
-        pflt[i, S.P_SPITE] = float(p["spite"])
+        encode_seat(GAME.policy(s.policy).code, s.params, pint[i], pflt[i])
     return tbl, pint, pflt
 
 
@@ -110,7 +64,7 @@ GAME = Game(
     columns=columns,
     resolve_rules=R.resolve_rules,
     encode=encode,
-    batch=E.batch,
+    batch=K.batch,
     play_traced=T.play_traced,
     format_event=T.format_event,
     events=EVENTS,

@@ -1,141 +1,128 @@
-"""The Battle of the Bards `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the draw pile's order.
+"""The Battle of the Bards `lookahead` policy (issue 12, "a strong rung"): Monte Carlo over the draw pile's order,
+by the search driver (analyzer/games/search: driver.lookahead) on Battle of the Bards' contract (search_ops.py).
 
-The pattern of analyzer/games/noize/lookahead.py: no second game loop.
-- run's own specialisation: `play_block` and the trace call engine.run with the lookahead's scratch
-  (`look`), and run then lets `choose` decide the split of a lookahead seat. The playouts are engine.run
-  again, given `resume` (the position to play on from, and the candidate split). The default kernel gets
-  None for both, so numba drops those branches before typing: it never compiles this module, and its
-  speed, compile time and results are unchanged (golden digests). engine.batch and the trace take this
-  path only when a seat plays lookahead (`uses_lookahead`); it compiles on first use, then is cached.
-- every rule is written once: a playout is the game's own turn loop.
-- no allocation in the decision loop: the scratch (a state and random state for the playouts, their game
-  scratch, a dummy result row and trace, the draw pile's cards, the candidates' sums, the playouts'
-  policies) is allocated once per block of games or traced game (`scratch`).
-- reproducible: a decision draws only from the seat's own stream (1 + seat), the playouts from a private
-  random state keyed from that stream, so a game depends only on (seed, game index).
-- (numba's cache keys a function on its own file: run's lookahead specialisations embed this module's code.
-  The analyzer's cache folder is named by a hash of every numba source, so an edit here compiles afresh;
-  with NUMBA_CACHE_DIR set, clear that cache after editing this file.)
-
-The decision: the split (which of the 30 proper non-empty subsets of the five drawn cards goes face up).
-It plays its cards, chooses groups and sets up as greedy does, with its own parameters.
+The decision (docs/bards.md, "lookahead"): the split (which of the 30 proper non-empty subsets of the five drawn
+cards goes face up). It plays its cards, chooses groups and sets up as greedy does, with its own parameters.
 - what it sees: its five cards, both players' tales, the discard pile, the meme, the scores; so it knows
   which cards are in the draw pile. What it does not see: their order.
-- candidates: greedy's split (first: ties keep it), then the 29 others.
-- for each of `samples` redeals, the draw pile is shuffled on its stream and every candidate is played on
-  that same pile (common random numbers): the chooser chooses, both play their groups, and the game goes on
-  with greedy at its default parameters for both seats (itself included) for `horizon` more turns (0: to the
-  end of the game).
-- outcome of a playout: if the game ended, +WIN if it won (alone), -WIN if it lost, 0 on a true tie;
-  otherwise its score minus the opponent's, capped to +-(WIN - 1). It plays the candidate with the best sum.
-- a pile of fewer than two cards has one order: then one redeal stands for all.
+- candidates (search_ops.decisions): greedy's split (first: ties keep it), then the 29 others.
+- for each of `samples` redeals (search_ops.redeal), the draw pile is shuffled on its stream and every
+  candidate is played on that same pile (common random numbers): the chooser chooses, both play their groups,
+  and the game goes on with greedy at its default parameters for both seats (itself included) for `horizon`
+  more turns (0: to the end of the game).
+- outcome of a playout (search_ops.score): if the game ended, +WIN if it won (alone), -WIN if it lost, 0 on a
+  true tie; otherwise its score minus the opponent's, capped to +-(WIN - 1). It plays the candidate with the
+  best sum (no edge: any better sum wins).
+- a pile of fewer than two cards has one order: then one redeal stands for all (`_searched_turn`).
+
+Its own kernel entry: `run_look` plays the game like engine.run, from the engine's pieces, but a seat whose
+policy is lookahead decides its split by the search. kernels.py calls it only when some seat plays lookahead
+(`uses_lookahead`), so the default kernel never compiles this module or the driver: its compile time and speed
+are unchanged, and this kernel compiles (lazily, cached) on first use. No allocation in the decision loop: the
+search's scratch (the positions, the candidates and their sums, search_ops' look) is allocated once per block of
+games or traced game (`scratch`); run_look keeps `_nrt=False` as engine.run does. Reproducible: the search draws
+only from the seat's own stream (1 + seat), the playouts from a private random state keyed from that stream, so
+a game depends only on (seed, game index), whatever the threads and blocks.
 """
 import numpy as np
+from numba import njit
 
 from analyzer.games.bards import engine as E
+from analyzer.games.bards import search_ops
+from analyzer.games.bards.engine import begin_turn, deal, end_turn, events_written, finish_game, game_goes_on, play_turns
+from analyzer.games.bards.search_ops import DECISION_WIDTH, N_SPLITS, Position, new_look
 from analyzer.games.bards.jitted import helper
-from analyzer.games.bards.state import (
-    I_HORIZON, I_SAMPLES, I_SPLIT, MAXC, N_COLS, O_PILE, R_WIN, S_N, S_POS, S_SCORE, S_TURN, SP_LOOKAHEAD, ST_SIZE,
-    TRACE_WIDTH)
-from analyzer.rng import GOLDEN, mix64, next_u64, shuffle
+from analyzer.games.bards.seats import greedy_at_defaults
+from analyzer.games.bards.state import I_HORIZON, I_SAMPLES, I_SPLIT, S_ACTIVE, S_TURN, SP_LOOKAHEAD, pile_left
+from analyzer.games.search import specialise
+from analyzer.threads import run_in_blocks
 
-N_SPLITS = 30  # face-up groups 1..30 of the five cards
-WIN = 100  # a won playout; an unfinished one scores its margin, capped below WIN
-NO_STOP = 1 << 40  # horizon 0: no last turn
-_SALT = np.uint64(0x8CB92BA72F3D8DD7)
+SEARCH = specialise(search_ops, "bards")
+search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+
+EDGE = 0  # greedy's split (decision 0) has no margin: any better sum wins
 
 
 def uses_lookahead(pint):
-    """True if some seat of this encoded configuration plays lookahead (then run gets the lookahead's scratch)."""
+    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
     return bool((pint[:, I_SPLIT] == SP_LOOKAHEAD).any())
 
 
-def _greedy_defaults():
-    """The playouts' policies: greedy at its default parameters for both seats."""
-    from analyzer.games.bards import GAME
+@njit(cache=True, forceinline=True)
+def _turns_before_search(st, pint, active):
+    """engine.play_turns' `stop` for the turns up to the next lookahead seat's: none if it is active's turn, one
+    if the other seat's, NO_STOP (the rest of the game) if neither seat plays lookahead."""
+    if pint[active, I_SPLIT] == SP_LOOKAHEAD:
+        return st[S_TURN]
+    if pint[1 - active, I_SPLIT] == SP_LOOKAHEAD:
+        return st[S_TURN] + 1
+    return np.int64(E.NO_STOP)
 
-    seat = GAME.validate_seat({"policy": "greedy"}, "lookahead", "playout")
-    _, pint, pflt = GAME.encode({"deck": "basic", "copies": "single"}, [seat, seat])
-    return pint, pflt
+
+@helper()
+def _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look):
+    """A lookahead seat's turn: only its split differs from engine.play_turns' (the search's, on the game at this
+    decision point: the root). Returns the seat whose turn is next."""
+    st = root.st
+    begin_turn(st, active, root.fb, tr, on)
+    st[S_ACTIVE] = active
+    # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
+    samples = pint[active, I_SAMPLES] if pile_left(st) >= 2 else np.int64(1)
+    best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample, work,
+                            look)
+    return end_turn(st, tbl, active, cand[best, 0], pint, pflt, rng, root.ib, root.fb, root.ni, root.nf, tr, on)
 
 
-def scratch():
-    """The lookahead's scratch (see the module docstring), allocated once per block of games or traced game:
-    the playouts' state, random state and game scratch (engine.scratch), dummy result row and trace, an empty
-    deck order, their policies, the draw pile's cards and the candidates' sums."""
+@njit(cache=True, _nrt=False, nogil=True)
+def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng, root, sample, work, cand, sums,
+             look):
+    """engine.run with lookahead seats deciding their splits by the search: engine.play_turns plays the other
+    seat's turns and hands over at a lookahead seat's turn (tests/test_bards_lookahead.py checks that other
+    policies play here exactly as in engine.run). root: the real game's state, scratch and policies."""
+    st = root.st
+    ne = 0
+    for gi in range(lo, hi):
+        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, root.ib, tr, on)
+        active = np.int64(0)
+        while True:
+            active = play_turns(st, tbl, active, _turns_before_search(st, pint, active), pint, pflt, rng, root.ib,
+                                root.fb, root.ni, root.nf, tr, on)
+            if not game_goes_on(st):
+                break
+            active = _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look)
+        finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
+        ne = events_written(st, on)
+    return ne
+
+
+def scratch(tbl, pint, pflt):
+    """run_look's arrays after `on`, allocated once per block of games or traced game: the real game's random
+    state and its position (engine.scratch, its policies); sample and work (greedy at its defaults for both
+    seats, one scratch between them); the candidates and their sums; search_ops' look."""
     st, rng, ib, fb, ni, nf = E.scratch()
-    pint, pflt = _greedy_defaults()
-    return (st, rng, ib, fb, ni, nf, np.zeros((1, N_COLS), dtype=np.int64), np.zeros((1, TRACE_WIDTH), dtype=np.int64),
-            E.NO_ORDER, pint, pflt, np.zeros(MAXC, dtype=np.int64), np.zeros(N_SPLITS, dtype=np.int64))
+    root = Position(st, ib, fb, ni, nf, pint, pflt)
+    gpint, gpflt = greedy_at_defaults()
+    sst, _, sib, sfb, sni, snf = E.scratch()
+    sample = Position(sst, sib, sfb, sni, snf, gpint, gpflt)
+    work = Position(np.empty_like(sst), sib, sfb, sni, snf, gpint, gpflt)
+    return (rng, root, sample, work, np.zeros((N_SPLITS, DECISION_WIDTH), dtype=np.int64),
+            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl))
 
 
-@helper(forceinline=True)
-def _key_streams(rng2, key):
-    """The playouts' random state, keyed from one draw of the seat's stream (the same for every candidate)."""
-    for s in range(rng2.shape[0] // 2):
-        rng2[2 * s] = mix64(key ^ (np.uint64(s) * _SALT + GOLDEN))
-        rng2[2 * s + 1] = np.uint64(0)
+def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):
+    """engine.play_one for a configuration with a lookahead seat (the trace)."""
+    return run_look(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True,
+                    *scratch(tbl, pint, pflt))
 
 
-@helper(forceinline=True)
-def _split_of(c, greedy_up):
-    """Candidate c's face-up group: greedy's split first, then the other 29 of groups 1..30 in order."""
-    if c == 0:
-        return greedy_up
-    return c if c < greedy_up else c + 1
-
-
-@helper(forceinline=True)
-def _outcome(sst, dout, seat):
-    """A playout's outcome for seat (module docstring). The playout stops at its horizon only with five
-    cards or more left to draw, so fewer means the game ended (and run wrote its result row)."""
-    if sst[S_N] - sst[S_POS] < 5:
-        return WIN * (dout[0, R_WIN + seat] - dout[0, R_WIN + 1 - seat])
-    return min(WIN - 1, max(1 - WIN, sst[S_SCORE + seat] - sst[S_SCORE + 1 - seat]))
-
-
-@helper(_nrt=False)
-def choose(st, tbl, seat, hand, greedy_up, pint, rng, look):
-    """The lookahead seat's face-up group (a bitmask over hand[0..4]); greedy_up: greedy's split. engine.run
-    calls it after the draw, st holding the game."""
-    sst, srng, sib, sfb, sni, snf, dout, dtr, order, spint, spflt, pool, sums = look
-    samples = pint[seat, I_SAMPLES]
-    horizon = pint[seat, I_HORIZON]
-    stop = st[S_TURN] + horizon if horizon > 0 else NO_STOP  # (this turn, then `horizon` more)
-    pos = st[S_POS]
-    u = st[S_N] - pos
-    for i in range(u):
-        pool[i] = st[O_PILE + pos + i]
-    if u < 2:
-        samples = 1
-    stream = 1 + seat
-    for c in range(N_SPLITS):
-        sums[c] = 0
-    for _ in range(samples):
-        shuffle(rng, stream, pool, u)
-        key = next_u64(rng, stream)
-        for c in range(N_SPLITS):
-            up = _split_of(c, greedy_up)
-            for i in range(ST_SIZE):
-                sst[i] = st[i]
-            for i in range(u):
-                sst[O_PILE + pos + i] = pool[i]
-            for i in range(5):
-                sib[E.IB_HAND + i] = hand[i]
-            _key_streams(srng, key)
-            E.run(np.uint64(0), 0, 0, 1, tbl, spint, spflt, dout, order, dtr, False, sst, srng, sib, sfb, sni, snf,
-                  None, (seat, up, stop))
-            sums[c] += _outcome(sst, dout, seat)
-    best = 0  # (ties keep the earlier candidate: greedy's split first)
-    for c in range(1, N_SPLITS):
-        if sums[c] > sums[best]:
-            best = c
-    return _split_of(best, greedy_up)
+def play_block_look(seed, first_game, lo, hi, tbl, pint, pflt, out):
+    """engine.play_block for a configuration with a lookahead seat."""
+    run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *scratch(tbl, pint, pflt))
 
 
 CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of playouts
 
 
-def play_block(seed, first_game, lo, hi, tbl, pint, pflt, out):
-    """engine.play_block with the lookahead's scratch."""
-    E.run(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *E.scratch(), scratch(), None)
+def batch_look(seed, first_game, tbl, pint, pflt, out):
+    """engine.batch with the lookahead kernel."""
+    run_in_blocks(play_block_look, out.shape[0], CHUNK, (seed, first_game), (tbl, pint, pflt, out))

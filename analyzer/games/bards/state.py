@@ -92,6 +92,9 @@ STATE = Layout("Battle of the Bards' state", [
     ("S_TURN", 1, "turns played"),
     ("O_STAT", N_COLS, "the result row (R_...), accumulated during the game"),
     ("O_DRAMA", block_size(2), "the drama block (analyzer.games.drama): the two scores"),
+    ("O_HAND", 5, "the five cards drawn this turn by the seat whose turn it is"),
+    ("S_ACTIVE", 1, "the seat whose split it is, in the search's positions (-1: the game is over); engine.run "
+                    "keeps it in a local variable"),
 ], size_name="ST_SIZE")
 STATE.define(globals())
 
@@ -373,30 +376,31 @@ def init_state(st, n_cards):
         st[O_PILE + i] = i
 
 
+@helper()
+def winners(st):
+    """(seat 0 wins, seat 1 wins, the Bard broke a tie), each 0 or 1, from the final scores: the higher score
+    wins; tied scores, the seat that had the Bard in a tale; a true tie, both."""
+    s0 = st[S_SCORE]
+    s1 = st[S_SCORE + 1]
+    if s0 > s1:
+        return 1, 0, 0
+    if s1 > s0:
+        return 0, 1, 0
+    b0 = st[S_BARD]
+    b1 = st[S_BARD + 1]
+    if b0 != 0 and b1 == 0:
+        return 1, 0, 1
+    if b1 != 0 and b0 == 0:
+        return 0, 1, 1
+    return 1, 1, 0
+
+
 @njit(cache=True)
 def finish(st, out):
     """Winner, tie-break and the result row."""
     s0 = st[S_SCORE]
     s1 = st[S_SCORE + 1]
-    w0 = 0
-    w1 = 0
-    tb = 0
-    if s0 > s1:
-        w0 = 1
-    elif s1 > s0:
-        w1 = 1
-    else:
-        b0 = st[S_BARD]
-        b1 = st[S_BARD + 1]
-        if b0 != 0 and b1 == 0:
-            w0 = 1
-            tb = 1
-        elif b1 != 0 and b0 == 0:
-            w1 = 1
-            tb = 1
-        else:
-            w0 = 1
-            w1 = 1
+    w0, w1, tb = winners(st)
     for i in range(N_COLS):
         out[i] = st[O_STAT + i]
     out[R_WIN] = w0

@@ -6,6 +6,7 @@ import numpy as np
 
 from analyzer.games.base import record_events
 from analyzer.games.bards import engine as E
+from analyzer.games.bards import kernels as K
 from analyzer.games.bards.events import EVENTS
 from analyzer.games.bards.rules import DECKTET, RANK_NAMES, RANK_NONE, SUIT_ABBR, SUITS, card_label, card_name
 
@@ -30,8 +31,8 @@ def play_traced(encoded, seed, game_index, order=None):
 
     def play(buf):
         if order is None:
-            return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf)
-        return E.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, np.asarray(order, dtype=np.int64))
+            return K.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf)
+        return K.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, np.asarray(order, dtype=np.int64))
 
     ctx = context(encoded)
     return [EVENTS.decode(row, ctx) for row in record_events(play, 2048, E.TRACE_WIDTH)], out
