@@ -87,5 +87,12 @@ def score(pos, seat, look):
     return _stub(pos, seat, look)
 
 
+def reached(pos, stop):
+    """Optional (OPTIONAL below gives the default): whether pos is at or past `stop` (stop_after's). The tree
+    search's random rollouts (tree.py) stop there; a game without it plays random rollouts to the end."""
+    return _stub(pos, stop)
+
+
 CONTRACT = (to_move, decisions, begin_search, redeal, copy_position, key_playouts, apply, stop_after, playout, score)
 NAMES = tuple(f.__name__ for f in CONTRACT)
+OPTIONAL = ("reached",)  # a game may leave these out: specialise binds search/defaults.py's

@@ -1,0 +1,8 @@
+"""What specialise binds for the contract's optional functions (contract.OPTIONAL) a game leaves out."""
+from numba import njit
+
+
+@njit(cache=True)
+def reached(pos, stop):
+    """Never: the tree search's random rollouts then play to the end of the game."""
+    return False
