@@ -227,3 +227,9 @@ def new_look(n_streams, width):
     random state, a result row of `width`."""
     return (np.zeros(MAXC, dtype=np.int64), np.zeros(2 * n_streams, dtype=np.uint64), np.zeros(2, dtype=np.float64),
             np.zeros(width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+
+
+@njit(cache=True)
+def reached(st, stop):
+    """Whether the position is at or past the turn `stop` (the tree search's random rollouts stop there)."""
+    return st[S_TURNS] >= stop

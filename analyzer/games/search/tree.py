@@ -46,6 +46,7 @@ PARENT, FIRST, NEXT, MOVER, VISITS, AVAIL = range(6)
 N_LINKS = 6
 
 
+@njit(cache=True)
 def new_tree(budget, width, most_decisions):
     """The search's scratch for up to `budget` iterations: node links, node decisions (rows of `width`) and
     values, the path of one iteration, a candidates table for positions below the root, the scores of one
