@@ -233,3 +233,15 @@ def new_look(n_streams, width):
 def reached(st, stop):
     """Whether the position is at or past the turn `stop` (the tree search's random rollouts stop there)."""
     return st[S_TURNS] >= stop
+
+
+@njit(cache=True)
+def sort_unseen(root, seat, look):
+    """The unseen cards (card ids, gathered by begin_search) sorted: the other hands' and the stock's cards
+    as one set, whatever their arrangement."""
+    pool = look[0]
+    u = root[S_NSTOCK] - root[S_POS]
+    for o in range(root[S_N]):
+        if o != seat:
+            u += root[O_HN + o]
+    pool[:u].sort()

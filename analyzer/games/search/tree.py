@@ -30,8 +30,8 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.search.contract import (  # noqa: F401  (replaced by the game's functions in each clone)
-    apply, begin_search, copy_position, decisions, key_playouts, playout, reached, redeal, score, stop_after,
-    to_move)
+    apply, begin_search, copy_position, decisions, key_playouts, playout, reached, redeal, score, sort_unseen,
+    stop_after, to_move)
 from analyzer.games.search.driver import driver_function
 from analyzer.rng import mix64, next_u64
 
@@ -112,6 +112,7 @@ def ismcts(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, loo
     if m <= 1:
         return 0
     begin_search(root, seat, sample, work, look)
+    sort_unseen(root, seat, look)  # the redeals then depend on what seat has seen, not on the hidden order
     stop = stop_after(root, horizon)
     capacity = min(budget + 1, links.shape[0])
     links[0, FIRST] = NO_CHILD
