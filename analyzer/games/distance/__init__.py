@@ -10,6 +10,7 @@ from analyzer.games.distance import rules as R
 from analyzer.games.distance import state as S
 from analyzer.games.distance import trace as T
 from analyzer.games.distance.events import EVENTS
+from analyzer.games.search.tree import ROLLOUTS
 
 DECLARE_CHOICES = ("block_next", "easy_self", "random")
 INTERVAL_CHOICES = ("fixed", "best_for_me", "worst_for_next")
@@ -53,6 +54,21 @@ POLICIES = (
                      "the game); with a horizon an unfinished playout scores (fewest cards of another seat) minus "
                      "(its own cards)", 0, 500),
            )),
+    Policy("search", P.P_SEARCH,
+           "information-set Monte Carlo tree search (docs/distance.md, \"search\"): each of `budget` iterations "
+           "redeals the cards it cannot see, walks one tree of its own and the other seats' candidate plays (the "
+           "lookahead's) by UCB, adds a node and plays on with `rollout`; it makes the most visited play",
+           _params("block_next") + (
+               Param("budget", "int", 256, "search only: iterations per decision (the skill knob); cost grows "
+                     "linearly", 1, 100000),
+               Param("c", "float", 0.7, "search only: UCB exploration (outcomes scaled to 0..1)", 0.0, 10.0),
+               Param("rollout", "choice", "greedy", "search only: how each iteration plays on from the tree's new "
+                     "node: 'greedy' (every seat greedy) or 'random' (uniform over the candidate plays)",
+                     choices=ROLLOUTS),
+               Param("horizon", "int", 0, "search only: turns each rollout runs past the decided turn (0 = to the "
+                     "end of the game); an unfinished rollout scores (fewest cards of another seat) minus (its own "
+                     "cards)", 0, 500),
+           )),
 )
 
 
@@ -87,6 +103,9 @@ def encode(rules, seats):
         cfg[par + S.PAR_RESERVE] = s.params["wild_reserve"]
         cfg[par + S.PAR_SAMPLES] = s.params.get("samples", 0)
         cfg[par + S.PAR_HORIZON] = s.params.get("horizon", 0)
+        cfg[par + S.PAR_BUDGET] = s.params.get("budget", 0)
+        cfg[par + S.PAR_C_MILLI] = round(1000 * s.params.get("c", 0.0))
+        cfg[par + S.PAR_ROLLOUT] = ROLLOUTS.index(s.params.get("rollout", "greedy"))
     steps = [k - 1 for k in rules["random_intervals"]]
     cfg[S.O_STEPS:S.O_STEPS + len(steps)] = steps
     cfg[S.C_NSTEPS] = len(steps)

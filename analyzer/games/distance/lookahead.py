@@ -22,18 +22,20 @@ from numba import njit
 from analyzer.games.distance.engine import END_NONE, N_STREAMS_EXTRA, _setup, after_turn, begin, end_game
 from analyzer.games.distance import search_ops
 from analyzer.games.distance.events import EV_TURN
-from analyzer.games.distance.policies import P_LOOKAHEAD
+from analyzer.games.distance.policies import P_LOOKAHEAD, P_SEARCH
 from analyzer.games.distance.search_ops import (
     DECISION_WIDTH, MAXCAND, WIN_SCORE, act_out_of_line, new_look, play_turns_out_of_line)
 from analyzer.games.distance.state import (
-    C_TURN_CAP, N_PAR, O_HN, O_PAR, O_POL, PAR_HORIZON, PAR_SAMPLES, S_DRY, S_END, S_N, S_NEED, S_TO_MOVE,
+    C_TURN_CAP, N_PAR, O_HN, O_PAR, O_POL, PAR_BUDGET, PAR_C_MILLI, PAR_HORIZON, PAR_ROLLOUT, PAR_SAMPLES, S_DRY, S_END, S_N, S_NEED, S_TO_MOVE,
     S_TURNS, ST_SIZE, emit)
 from analyzer.games.search import specialise
+from analyzer.games.search.tree import new_tree
 from analyzer.rng import new_streams, reset_streams
 from analyzer.threads import run_in_blocks
 
 SEARCH = specialise(search_ops, "distance")
-search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+search_lookahead = SEARCH.lookahead  # (module-level names: numba reads jitted callees from globals)
+search_tree = SEARCH.ismcts
 
 # greedy's play (decision 0) stands unless another beats it by more than one playout turned from a loss into
 # a win: with a few samples, smaller differences are mostly noise
@@ -41,13 +43,19 @@ EDGE = 2 * WIN_SCORE
 
 
 def uses_lookahead(config):
-    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
-    return any(int(config[O_POL + s]) == P_LOOKAHEAD for s in range(int(config[S_N])))
+    """True if some seat of this encoded configuration plays lookahead or search (then this kernel runs)."""
+    return any(int(config[O_POL + s]) in (P_LOOKAHEAD, P_SEARCH) for s in range(int(config[S_N])))
+
+
+@njit(cache=True)
+def searches(st, seat):
+    """Whether the seat decides by a search (lookahead or search) rather than by choose_play."""
+    return st[O_POL + seat] == P_LOOKAHEAD or st[O_POL + seat] == P_SEARCH
 
 
 # _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller).
 @njit(cache=True, _nrt=False)
-def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look):
+def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look, tree):
     """engine.run with lookahead seats deciding by the search: engine.play_turns plays the other seats' turns
     and hands over at a lookahead seat's turn (tests/test_distance_lookahead.py checks an all-greedy game gives
     engine.run's row)."""
@@ -59,7 +67,7 @@ def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look):
         # seats play in turn: the other seats' turns up to the next lookahead seat's are play_turns'
         # (none at all: to the end, as engine.run; tests play such games through here)
         before_look = 0
-        while before_look < n and st[O_POL + (seat + before_look) % n] != P_LOOKAHEAD:
+        while before_look < n and not searches(st, (seat + before_look) % n):
             before_look += 1
         stop = cap if before_look == n else min(cap, turn + before_look)
         seat, turn, dry, end = play_turns_out_of_line(st, seat, turn, dry, stop, rates, rng, out, tr, on)
@@ -73,8 +81,12 @@ def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look):
         st[S_DRY] = dry
         st[S_END] = END_NONE
         par = O_PAR + seat * N_PAR
-        best = search_lookahead(st, st[par + PAR_SAMPLES], st[par + PAR_HORIZON], np.int64(EDGE), rng, cand, sums, sample,
-                                work, look)
+        if st[O_POL + seat] == P_SEARCH:
+            best = search_tree(st, st[par + PAR_BUDGET], st[par + PAR_C_MILLI] / 1000.0, st[par + PAR_ROLLOUT],
+                               st[par + PAR_HORIZON], rng, cand, tree, sample, work, look)
+        else:
+            best = search_lookahead(st, st[par + PAR_SAMPLES], st[par + PAR_HORIZON], np.int64(EDGE), rng, cand, sums,
+                                    sample, work, look)
         turn += 1
         acted = act_out_of_line(st, seat, need, turn, cand[best, 0], cand[best, 1], cand[best, 2], cand[best, 3],
                                 rates, rng, out, tr, on)
@@ -86,10 +98,15 @@ def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look):
 
 @njit(cache=True)
 def _scratch(config, width):
-    """The search's scratch, allocated once per chunk or traced game: sample, work, cand, sums, look."""
+    """The search's scratch, allocated once per chunk or traced game: sample, work, cand, sums, look, and the
+    tree search's tree (for the largest budget of a search seat; one node when none)."""
+    budget = 0
+    for s in range(config[S_N]):
+        if config[O_POL + s] == P_SEARCH:
+            budget = max(budget, config[O_PAR + s * N_PAR + PAR_BUDGET])
     return (np.zeros(ST_SIZE, dtype=np.int64), np.zeros(ST_SIZE, dtype=np.int64),
             np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
-            new_look(config[S_N] + N_STREAMS_EXTRA, width))
+            new_look(config[S_N] + N_STREAMS_EXTRA, width), new_tree(budget, DECISION_WIDTH, MAXCAND))
 
 
 @njit(cache=True)
@@ -98,8 +115,8 @@ def play_game_look(seed, game, config, rates, out, trace, trace_on):
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
     _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
-    sample, work, cand, sums, look = _scratch(config, out.shape[0])
-    return run_look(st, rates, rng, out, trace, trace_on, sample, work, cand, sums, look)
+    sample, work, cand, sums, look, tree = _scratch(config, out.shape[0])
+    return run_look(st, rates, rng, out, trace, trace_on, sample, work, cand, sums, look, tree)
 
 
 @njit(cache=True, nogil=True)
@@ -109,11 +126,11 @@ def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
     st = config.copy()
     dummy = np.zeros((1, 1), dtype=np.int64)
     off = np.int64(0)
-    sample, work, cand, sums, look = _scratch(config, out.shape[1])
+    sample, work, cand, sums, look, tree = _scratch(config, out.shape[1])
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
-        run_look(st, rates, rng, out[i], dummy, off, sample, work, cand, sums, look)
+        run_look(st, rates, rng, out[i], dummy, off, sample, work, cand, sums, look, tree)
 
 
 LOOK_CHUNK = 4  # games per chunk: a lookahead game costs hundreds of greedy playouts

@@ -22,7 +22,9 @@ from analyzer.games.distance.state import (
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
-P_LOOKAHEAD = 3  # played by analyzer/games/distance/lookahead.py (its own kernel); choose_play never sees it
+# played by analyzer/games/distance/lookahead.py (its own kernel); choose_play never sees them
+P_LOOKAHEAD = 3  # flat Monte Carlo (the search driver's lookahead)
+P_SEARCH = 4  # information-set tree search (the search driver's ismcts)
 DECLARE_BLOCK, DECLARE_EASY, DECLARE_RANDOM = 0, 1, 2
 CHOOSE_FIXED, CHOOSE_BEST, CHOOSE_WORST = 0, 1, 2
 

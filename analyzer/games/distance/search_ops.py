@@ -227,3 +227,21 @@ def new_look(n_streams, width):
     random state, a result row of `width`."""
     return (np.zeros(MAXC, dtype=np.int64), np.zeros(2 * n_streams, dtype=np.uint64), np.zeros(2, dtype=np.float64),
             np.zeros(width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+
+
+@njit(cache=True)
+def reached(st, stop):
+    """Whether the position is at or past the turn `stop` (the tree search's random rollouts stop there)."""
+    return st[S_TURNS] >= stop
+
+
+@njit(cache=True)
+def sort_unseen(root, seat, look):
+    """The unseen cards (card ids, gathered by begin_search) sorted: the other hands' and the stock's cards
+    as one set, whatever their arrangement."""
+    pool = look[0]
+    u = root[S_NSTOCK] - root[S_POS]
+    for o in range(root[S_N]):
+        if o != seat:
+            u += root[O_HN + o]
+    pool[:u].sort()

@@ -29,8 +29,9 @@ MAXC = 256  # cards in a deck
 MAXK = 32  # kinds of card
 ALL = 127  # the letter mask of a wild
 
-N_PAR = 6  # a seat's parameters, at O_PAR + seat * N_PAR:
-PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON = range(N_PAR)
+N_PAR = 9  # a seat's parameters, at O_PAR + seat * N_PAR (PAR_C_MILLI: the search's c, in thousandths):
+PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON, PAR_BUDGET, PAR_C_MILLI, PAR_ROLLOUT = (
+    range(N_PAR))
 WILD_LIST = 7  # the list of the wild kinds in O_LKINDS (lists 0..6: the kinds that give each letter)
 ANY_LIST = 8  # the list of every kind but the wilds
 MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE

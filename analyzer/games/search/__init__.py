@@ -35,8 +35,8 @@ import types
 
 from numba import njit
 
-from analyzer.games.search import driver
-from analyzer.games.search.contract import NAMES
+from analyzer.games.search import defaults, driver, tree  # noqa: F401  (tree: its driver functions register)
+from analyzer.games.search.contract import NAMES, OPTIONAL
 
 
 def specialise(ops, game, cache=True):
@@ -46,9 +46,13 @@ def specialise(ops, game, cache=True):
     missing = [name for name in NAMES if not hasattr(ops, name)]
     if missing:
         raise TypeError(f"{game}: the search contract lacks {', '.join(missing)}")
-    namespace = dict(vars(driver))
+    namespace = {}
+    for fn, _ in driver.DRIVER_FUNCTIONS:  # the globals of every module holding driver functions
+        namespace.update(fn.__globals__)
     for name in NAMES:
         namespace[name] = getattr(ops, name)
+    for name in OPTIONAL:
+        namespace[name] = getattr(ops, name, getattr(defaults, name))
     bound = {}
     for fn, options in driver.DRIVER_FUNCTIONS:
         clone = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)

@@ -87,5 +87,21 @@ def score(pos, seat, look):
     return _stub(pos, seat, look)
 
 
+def reached(pos, stop):
+    """Optional (OPTIONAL below gives the default): whether pos is at or past `stop` (stop_after's). The tree
+    search's random rollouts (tree.py) stop there; a game without it plays random rollouts to the end."""
+    return _stub(pos, stop)
+
+
+def sort_unseen(root, seat, look):
+    """Optional (the default leaves them as begin_search gathered them): after begin_search, put the cards
+    `seat` cannot see (in look) in an order that depends only on what seat has seen, e.g. sorted, so that
+    the tree search's redeals, hence its decisions, are the same whatever the hidden cards' arrangement (the
+    no-peeking test). The lookahead does not call it: its samples follow the gathered order, which changes
+    no distribution but keeps its results as they were."""
+    return _stub(root, seat, look)
+
+
 CONTRACT = (to_move, decisions, begin_search, redeal, copy_position, key_playouts, apply, stop_after, playout, score)
 NAMES = tuple(f.__name__ for f in CONTRACT)
+OPTIONAL = ("reached", "sort_unseen")  # a game may leave these out: specialise binds search/defaults.py's

@@ -1,0 +1,57 @@
+"""The `search` policy never peeks: at a decision point, dealing the cards the seat cannot see otherwise (the
+other hands and the stock, each the same size; everything the seat has seen unchanged) leaves its decision,
+and every random number it drew, unchanged (issue 28)."""
+import numpy as np
+import pytest
+
+from analyzer.games.distance import GAME as DISTANCE
+from analyzer.games.distance import engine as DE
+from analyzer.games.distance import lookahead as DL
+from analyzer.games.distance import search_ops as DOPS
+from analyzer.games.distance.state import S_DRY, S_END, S_TO_MOVE, S_TURNS
+from analyzer.games.search.tree import ROLLOUT_DEFAULT, ROLLOUT_RANDOM
+from analyzer.rng import new_streams
+from analyzer.scenario import from_dict
+
+
+def _distance_roots(players, seed, turns):
+    """(config-derived root at the decision of the seat to move after `turns` greedy turns, rates)."""
+    sc = from_dict({"game": "distance", "games": 1, "seed": seed, "players": players,
+                    "all_seats": {"policy": "search", "budget": 48}})
+    config, rates, _ = sc.arms[0].encoded(DISTANCE)
+    rng = new_streams(seed, 0, players + DE.N_STREAMS_EXTRA)
+    st = config.copy()
+    DE._setup(st, rng, np.int64(1))
+    out = np.zeros(len(DISTANCE.columns(players)), dtype=np.int64)
+    no_trace = np.zeros((1, 1), dtype=np.int64)
+    DE.begin(st, rng, out, no_trace, np.int64(0))
+    zero = np.zeros(2)
+    seat, turn, dry, end = DE.play_turns(st, np.int64(0), np.int64(0), np.int64(0), np.int64(turns), zero, rng, out,
+                                         no_trace, np.int64(0))
+    st[S_TO_MOVE], st[S_TURNS], st[S_DRY], st[S_END] = seat, turn, dry, end
+    return st, config, out.shape[0], end == DE.END_NONE
+
+
+@pytest.mark.parametrize("rollout", [ROLLOUT_DEFAULT, ROLLOUT_RANDOM])
+@pytest.mark.parametrize("players, seed, turns", [(2, 1, 4), (2, 2, 3), (3, 2, 1), (4, 1, 8), (5, 1, 9)])
+def test_distance_search_decides_the_same_whatever_the_hidden_cards(players, seed, turns, rollout):
+    root, config, width, going = _distance_roots(players, seed, turns)
+    seat = root[S_TO_MOVE]
+    sample, work, cand, sums, look, tree = DL._scratch(config, width)
+    assert going and DOPS.decisions(root, seat, new_streams(1, 0, 8), cand, look) >= 3  # a real choice
+    decided = []
+    for other_deal in range(4):
+        pos = root.copy()
+        if other_deal:  # the hidden cards dealt again (the contract's own redeal, on an unrelated stream)
+            sample, work, cand, sums, look, tree = DL._scratch(config, width)
+            DOPS.begin_search(root, seat, sample, work, look)
+            DOPS.redeal(root, seat, new_streams(1000 + other_deal, 0, 8), pos, look)
+            assert not np.array_equal(pos, root)
+        sample, work, cand, sums, look, tree = DL._scratch(config, width)
+        rng = new_streams(seed, 7, players + DE.N_STREAMS_EXTRA)
+        best = DL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(0), rng, cand, tree, sample, work,
+                              look)
+        # the decision, every random number drawn, and the whole tree (its nodes' visits and values): the same
+        # search, not only the same answer
+        decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
+    assert len(set(decided)) == 1, [d[:2] for d in decided]
