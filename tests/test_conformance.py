@@ -62,12 +62,22 @@ def player_counts(game):
     return list(range(game.min_players, game.max_players + 1))
 
 
+# the searching policies' cost parameters, small: the suite checks rules, not strength
+CHEAP_SEARCH = {"samples": 2, "budget": 12}
+
+
+def seat(game, policy):
+    """A seat of `policy`, its search (if it has one) at CHEAP_SEARCH's cost."""
+    pol = game.policy(policy)
+    return {"policy": policy, **{k: v for k, v in CHEAP_SEARCH.items() if any(p.name == k for p in pol.params)}}
+
+
 def mixed_raw(game, players, games=1500, seed=SEED):
     """Every policy of the game in play: seat s plays policy s mod (number of policies)."""
     pols = [p.name for p in game.policies]
     return {"game": game.name, "games": games, "seed": seed, "players": players,
-            "all_seats": {"policy": pols[0]},
-            "seats": {str(s): {"policy": pols[s % len(pols)]} for s in range(players)}}
+            "all_seats": seat(game, pols[0]),
+            "seats": {str(s): seat(game, pols[s % len(pols)]) for s in range(players)}}
 
 
 def largest(game):
@@ -160,7 +170,7 @@ def test_every_policy_plays_at_every_player_count(name):
     for pol in game.policies:
         for players in player_counts(game):
             sc = from_dict({"game": name, "games": 200, "seed": SEED, "players": players,
-                            "all_seats": {"policy": pol.name}})
+                            "all_seats": seat(game, pol.name)})
             out = np.zeros((200, len(game.columns(players))), dtype=np.int64)
             game.run_batch(sc.arms[0].encoded(game), SEED, 0, out)
             check_rows(game, players, out)
