@@ -216,3 +216,14 @@ def test_a_game_provides_the_whole_contract_with_the_contracts_arguments(game):
     for stub in contract.CONTRACT:
         theirs = inspect.signature(getattr(ops, stub.__name__).py_func).parameters
         assert len(theirs) == len(inspect.signature(stub).parameters), stub.__name__
+
+
+def test_sort_first_sorts_the_first_n_and_leaves_the_rest():
+    from analyzer.games.search.unseen import sort_first
+
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 7, 40):
+        values = rng.integers(-50, 50, size=n + 5)
+        expected = np.concatenate([np.sort(values[:n]), values[n:]])
+        sort_first(values, n)
+        assert values.tolist() == expected.tolist()

@@ -21,6 +21,7 @@ from analyzer.games.distance.state import (
     ALL, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_GAME, O_HAND, O_HN, O_KMASK, O_NWILD, O_PAR, O_POL,
     O_STOCK, PAR_DECLARE, S_DRY, S_END, S_N, S_NEED, S_NSTOCK, S_POS, S_TO_MOVE, S_TURNS, ST_SIZE, add_to_hand,
     fitting_list, kinds_of, n_kinds_of)
+from analyzer.games.search.unseen import sort_first
 from analyzer.rng import DEAL, shuffle
 
 DECISION_WIDTH = 4  # kind, notes, wilds, letter
@@ -244,4 +245,4 @@ def sort_unseen(root, seat, look):
     for o in range(root[S_N]):
         if o != seat:
             u += root[O_HN + o]
-    pool[:u].sort()
+    sort_first(pool, u)
