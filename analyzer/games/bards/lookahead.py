@@ -16,13 +16,14 @@ cards goes face up). It plays its cards, chooses groups and sets up as greedy do
 - a pile of fewer than two cards has one order: then one redeal stands for all (`_searched_split`).
 
 Its own kernel entry: `run_look` plays the game like engine.run, from the engine's pieces, but a seat whose
-policy is lookahead decides its split by the search (its greedy split, the search's decision 0, computed there). kernels.py calls it only when some seat plays lookahead
-(`uses_lookahead`), so the default kernel never compiles this module or the driver: its compile time and speed
-are unchanged, and this kernel compiles (lazily, cached) on first use. No allocation in the decision loop: the
-search's scratch (the positions, the candidates and their sums, search_ops' look) is allocated once per block of
-games or traced game (`scratch`); run_look keeps `_nrt=False` as engine.run does. Reproducible: the search draws
-only from the seat's own stream (1 + seat), the playouts from a private random state keyed from that stream, so
-a game depends only on (seed, game index), whatever the threads and blocks.
+policy is lookahead decides its split by the search (its greedy split, the search's decision 0, is computed
+there). kernels.py calls it only when some seat plays lookahead (`uses_lookahead`), so the default kernel never
+compiles this module or the driver (nor does the engine import them), and this kernel compiles (lazily,
+cached) on first use. No allocation in the decision loop: the search's scratch (the positions, the candidates
+and their sums, search_ops' look) is allocated once per block of games or traced game (`scratch`); run_look
+keeps `_nrt=False` as engine.run does. Reproducible: the search draws only from the seat's own stream
+(1 + seat), the playouts from a private random state keyed from that stream, so a game depends only on
+(seed, game index), whatever the threads and blocks.
 """
 import numpy as np
 from numba import njit
