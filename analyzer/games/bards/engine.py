@@ -89,7 +89,7 @@ def scratch():
 # numba (inline="always") into its callers, so that run compiles as when the game's body was written in it:
 # as functions of their own, numba linked and optimised the game's code again in every layer (split,
 # end_turn, a turn loop of their own), a cold compile of the default kernel of 34-39 s of CPU instead of
-# 26-33 s (measured back to back under a load of 2-3; inlined: 27-36 s, within that noise)
+# 26-33 s (alternated back to back under a load of 2-5; inlined: 27-36 s)
 NO_STOP = 1 << 40  # the search's playouts: no last turn
 
 
