@@ -1,6 +1,7 @@
-"""Battle of the Bards `lookahead` policy: the lookahead's kernel (lookahead.run_look) plays the other policies exactly
-as the default kernel (engine.run), traced lookahead games replay by the rules and equal the batch's games with 1 and 2 threads and
-any chunks, it beats greedy head to head, its parameters have ranges, and a scenario without it never uses it."""
+"""Battle of the Bards `lookahead` policy: the lookahead's kernel (lookahead.run_look) plays the other policies
+exactly as the default kernel (engine.run), traced lookahead games replay by the rules and equal the batch's games
+with 1 and 2 threads and any chunks, it beats greedy head to head, its parameters have ranges, and a scenario
+without it never compiles it."""
 import numba
 import numpy as np
 import pytest

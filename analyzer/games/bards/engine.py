@@ -1,8 +1,8 @@
 """Battle of the Bards in numba: one kernel (`run`) plays a block of games, for the batch (`batch`,
 blocks on several threads) and for a traced game (`play_one`).
 
-The game is written once, in pieces (deal, begin_turn, split, end_turn, play_turns, finish_game) that `run`
-plays in turn; the lookahead's kernel (lookahead.run_look) and the search's positions (search_ops.py) play
+The game is written once, in pieces (deal, begin_turn, split, end_turn, finish_game) that `run` plays in
+turn; the lookahead's kernel (lookahead.run_look) and the search's positions (search_ops.py) play
 the same pieces, and this module imports neither (kernels.py chooses the kernel).
 
 The state layout and rule primitives are in state.py, the decisions in policies.py. Randomness:
@@ -85,11 +85,15 @@ def scratch():
 
 
 # the game in pieces, each written once: engine.run plays them in turn; the lookahead's kernel
-# (lookahead.run_look) and the search's positions (search_ops.py) play the same pieces
-NO_STOP = 1 << 40  # play_turns: no last turn
+# (lookahead.run_look) and the search's positions (search_ops.py) play the same pieces. Each is inlined by
+# numba (inline="always") into its callers, so that run compiles as when the game's body was written in it:
+# as functions of their own, numba linked and optimised the game's code again in every layer (split,
+# end_turn, a turn loop of their own), a cold compile of the default kernel of 34-39 s of CPU instead of
+# 26-33 s (alternated back to back under a load of 2-5; inlined: 27-36 s)
+NO_STOP = 1 << 40  # the search's playouts: no last turn
 
 
-@helper()
+@helper(inline="always")
 def deal(seed, game, tbl, pint, pflt, order, st, rng, ib, tr, on):
     """A new game in st: the streams keyed for (seed, game), the deck shuffled (or laid out from `order`, top
     first, if not empty), the dominant meme, then seat 1 deals four cards to start the four tales. Seat 0 plays
@@ -155,7 +159,7 @@ def forget_turn(fb):
         fb[FB_CACHE + i] = 0.0
 
 
-@helper()
+@helper(inline="always")
 def begin_turn(st, active, fb, tr, on):
     """`active`'s turn begins: the turn counted, five cards drawn into the hand (st[O_HAND..]): the split's
     decision point."""
@@ -170,7 +174,7 @@ def begin_turn(st, active, fb, tr, on):
             tr[k, TRACE_FIXED + i] = st[O_HAND + i]
 
 
-@helper()
+@helper(inline="always")
 def split(st, tbl, active, pint, pflt, rng, fb, ni, nf):
     """`active`'s face-up group (a bitmask over its hand) by its split policy: the other seat's group values,
     computed on the way, stay in fb for its choice (policies.split_decide)."""
@@ -178,7 +182,7 @@ def split(st, tbl, active, pint, pflt, rng, fb, ni, nf):
                         fb[FB_CACHE:FB_SIZE], ni, nf)
 
 
-@helper()
+@helper(inline="always")
 def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
     """The rest of `active`'s turn once it has split its hand (`up`: the face-up group's bitmask): the other seat
     chooses a group, both play theirs. Returns the seat whose turn is next."""
@@ -231,18 +235,7 @@ def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
     return 1 - active
 
 
-@helper()
-def play_turns(st, tbl, active, stop, pint, pflt, rng, ib, fb, ni, nf, tr, on):
-    """Whole turns, `active`'s first, every seat deciding by its policy, until the game ends or `stop` turns
-    have been played (NO_STOP: no last turn). Returns the seat whose turn is next."""
-    while game_goes_on(st) and st[S_TURN] < stop:
-        begin_turn(st, active, fb, tr, on)
-        up = split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-        active = end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
-    return active
-
-
-@helper()
+@helper(inline="always")
 def finish_game(st, tbl, active, pint, rng, row, tr, on):
     """The game's end (`active` could not draw five): the last conclusions (end_game), the result row into
     row, the result event."""
@@ -273,7 +266,11 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
     ne = 0
     for gi in range(lo, hi):
         deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on)
-        active = play_turns(st, tbl, 0, NO_STOP, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+        active = 0  # seat 0 plays first
+        while game_goes_on(st):  # a turn: the seat draws, splits, the other chooses, both play
+            begin_turn(st, active, fb, tr, on)
+            up = split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
+            active = end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
         finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne

@@ -13,27 +13,29 @@ cards goes face up). It plays its cards, chooses groups and sets up as greedy do
 - outcome of a playout (search_ops.score): if the game ended, +WIN if it won (alone), -WIN if it lost, 0 on a
   true tie; otherwise its score minus the opponent's, capped to +-(WIN - 1). It plays the candidate with the
   best sum (no edge: any better sum wins).
-- a pile of fewer than two cards has one order: then one redeal stands for all (`_searched_turn`).
+- a pile of fewer than two cards has one order: then one redeal stands for all (`_searched_split`).
 
 Its own kernel entry: `run_look` plays the game like engine.run, from the engine's pieces, but a seat whose
-policy is lookahead decides its split by the search. kernels.py calls it only when some seat plays lookahead
-(`uses_lookahead`), so the default kernel never compiles this module or the driver: its compile time and speed
-are unchanged, and this kernel compiles (lazily, cached) on first use. No allocation in the decision loop: the
-search's scratch (the positions, the candidates and their sums, search_ops' look) is allocated once per block of
-games or traced game (`scratch`); run_look keeps `_nrt=False` as engine.run does. Reproducible: the search draws
-only from the seat's own stream (1 + seat), the playouts from a private random state keyed from that stream, so
-a game depends only on (seed, game index), whatever the threads and blocks.
+policy is lookahead decides its split by the search (its greedy split, the search's decision 0, is computed
+there). kernels.py calls it only when some seat plays lookahead (`uses_lookahead`), so the default kernel never
+compiles this module or the driver (nor does the engine import them), and this kernel compiles (lazily,
+cached) on first use. No allocation in the decision loop: the search's scratch (the positions, the candidates
+and their sums, search_ops' look) is allocated once per block of games or traced game (`scratch`); run_look
+keeps `_nrt=False` as engine.run does. Reproducible: the search draws only from the seat's own stream
+(1 + seat), the playouts from a private random state keyed from that stream, so a game depends only on
+(seed, game index), whatever the threads and blocks.
 """
 import numpy as np
 from numba import njit
 
 from analyzer.games.bards import engine as E
 from analyzer.games.bards import search_ops
-from analyzer.games.bards.engine import begin_turn, deal, end_turn, events_written, finish_game, game_goes_on, play_turns
-from analyzer.games.bards.search_ops import DECISION_WIDTH, N_SPLITS, Position, new_look
+from analyzer.games.bards.engine import begin_turn, deal, events_written, game_goes_on
 from analyzer.games.bards.jitted import helper
+from analyzer.games.bards.search_ops import (
+    DECISION_WIDTH, N_SPLITS, Position, end_turn_once, finish_game_once, new_look, split_once)
 from analyzer.games.bards.seats import greedy_at_defaults
-from analyzer.games.bards.state import I_HORIZON, I_SAMPLES, I_SPLIT, S_ACTIVE, S_TURN, SP_LOOKAHEAD, pile_left
+from analyzer.games.bards.state import I_HORIZON, I_SAMPLES, I_SPLIT, S_ACTIVE, SP_LOOKAHEAD, pile_left
 from analyzer.games.search import specialise
 from analyzer.threads import run_in_blocks
 
@@ -48,49 +50,36 @@ def uses_lookahead(pint):
     return bool((pint[:, I_SPLIT] == SP_LOOKAHEAD).any())
 
 
-@njit(cache=True, forceinline=True)
-def _turns_before_search(st, pint, active):
-    """engine.play_turns' `stop` for the turns up to the next lookahead seat's: none if it is active's turn, one
-    if the other seat's, NO_STOP (the rest of the game) if neither seat plays lookahead."""
-    if pint[active, I_SPLIT] == SP_LOOKAHEAD:
-        return st[S_TURN]
-    if pint[1 - active, I_SPLIT] == SP_LOOKAHEAD:
-        return st[S_TURN] + 1
-    return np.int64(E.NO_STOP)
-
-
-@helper()
-def _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look):
-    """A lookahead seat's turn: only its split differs from engine.play_turns' (the search's, on the game at this
-    decision point: the root). Returns the seat whose turn is next."""
-    st = root.st
-    begin_turn(st, active, root.fb, tr, on)
-    st[S_ACTIVE] = active
+@helper(inline="always")  # small: a function of its own was one more layer to compile
+def _searched_split(pint, rng, active, root, sample, work, cand, sums, look):
+    """A lookahead seat's split, by the search on the game at this decision point (the root)."""
+    root.st[S_ACTIVE] = active
     # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
-    samples = pint[active, I_SAMPLES] if pile_left(st) >= 2 else np.int64(1)
+    samples = pint[active, I_SAMPLES] if pile_left(root.st) >= 2 else np.int64(1)
     best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample, work,
                             look)
-    return end_turn(st, tbl, active, cand[best, 0], pint, pflt, rng, root.ib, root.fb, root.ni, root.nf, tr, on)
+    return cand[best, 0]
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng, root, sample, work, cand, sums,
              look):
-    """engine.run with lookahead seats deciding their splits by the search: engine.play_turns plays the other
-    seat's turns and hands over at a lookahead seat's turn (tests/test_bards_lookahead.py checks that other
-    policies play here exactly as in engine.run). root: the real game's state, scratch and policies."""
-    st = root.st
+    """engine.run with lookahead seats deciding their splits by the search; the other seats' splits and
+    everything else are engine.run's (tests/test_bards_lookahead.py checks that other policies play here
+    exactly as in engine.run). root: the real game's state, scratch and policies."""
+    st, ib, fb, ni, nf = root.st, root.ib, root.fb, root.ni, root.nf
     ne = 0
     for gi in range(lo, hi):
-        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, root.ib, tr, on)
+        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on)
         active = np.int64(0)
-        while True:
-            active = play_turns(st, tbl, active, _turns_before_search(st, pint, active), pint, pflt, rng, root.ib,
-                                root.fb, root.ni, root.nf, tr, on)
-            if not game_goes_on(st):
-                break
-            active = _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look)
-        finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
+        while game_goes_on(st):
+            begin_turn(st, active, fb, tr, on)
+            if pint[active, I_SPLIT] == SP_LOOKAHEAD:
+                up = _searched_split(pint, rng, active, root, sample, work, cand, sums, look)
+            else:
+                up = split_once(st, tbl, active, pint, pflt, rng, fb, ni, nf)
+            active = end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+        finish_game_once(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne
 

@@ -38,6 +38,27 @@ WIN = 100  # a won playout; an unfinished one scores its margin, capped below WI
 _SALT = np.uint64(0x8CB92BA72F3D8DD7)
 
 
+# engine.split, end_turn and finish_game, inlined at each call (engine.py), compiled here once for the
+# lookahead's kernel: the search's functions and lookahead.run_look call these (inlined at each of their
+# calls, the kernel's cold compile took 72 s of CPU instead of 52 before the search driver)
+@helper()
+def split_once(st, tbl, active, pint, pflt, rng, fb, ni, nf):
+    """engine.split."""
+    return split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
+
+
+@helper()
+def end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
+    """engine.end_turn."""
+    return end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+
+
+@helper()
+def finish_game_once(st, tbl, active, pint, rng, row, tr, on):
+    """engine.finish_game."""
+    finish_game(st, tbl, active, pint, rng, row, tr, on)
+
+
 @njit(cache=True)
 def to_move(pos):
     return pos.st[S_ACTIVE]
@@ -55,7 +76,7 @@ def _split_of(c, greedy_up):
 def decisions(pos, seat, rng, cand, look):
     """All 30 splits, the seat's split policy's first (greedy's, for a lookahead seat: engine.split, which leaves
     the group values in pos.fb for the chooser of the real game)."""
-    greedy_up = split(pos.st, look.tbl, seat, pos.pint, pos.pflt, rng, pos.fb, pos.ni, pos.nf)
+    greedy_up = split_once(pos.st, look.tbl, seat, pos.pint, pos.pflt, rng, pos.fb, pos.ni, pos.nf)
     for c in range(N_SPLITS):
         cand[c, 0] = _split_of(c, greedy_up)
     return np.int64(N_SPLITS)
@@ -115,18 +136,18 @@ def key_playouts(key, look):
         rng2[2 * s + 1] = np.uint64(0)
 
 
-@helper()
+@helper(inline="always")  # small: a function of its own was one more layer to compile
 def _turn_from_split(pos, up, look):
     """The turn goes on from the split `up` of the seat to move (engine.end_turn); then the next seat draws (its
     split: the next decision point) or the game ends (the result row into look's dout)."""
     st = pos.st
-    active = end_turn(st, look.tbl, st[S_ACTIVE], up, pos.pint, pos.pflt, look.rng2, pos.ib, pos.fb, pos.ni, pos.nf,
-                      look.dtr, False)
+    active = end_turn_once(st, look.tbl, st[S_ACTIVE], up, pos.pint, pos.pflt, look.rng2, pos.ib, pos.fb, pos.ni,
+                           pos.nf, look.dtr, False)
     if game_goes_on(st):
         begin_turn(st, active, pos.fb, look.dtr, False)
         st[S_ACTIVE] = active
     else:
-        finish_game(st, look.tbl, active, pos.pint, look.rng2, look.dout[0], look.dtr, False)
+        finish_game_once(st, look.tbl, active, pos.pint, look.rng2, look.dout[0], look.dtr, False)
         st[S_ACTIVE] = -1
 
 
@@ -149,7 +170,7 @@ def playout(pos, stop, look):
     """Every seat plays its policy (greedy) from pos: each split of a turn up to `stop`, the turn after it."""
     st = pos.st
     while st[S_ACTIVE] >= 0 and st[S_TURN] <= stop:
-        up = split(st, look.tbl, st[S_ACTIVE], pos.pint, pos.pflt, look.rng2, pos.fb, pos.ni, pos.nf)
+        up = split_once(st, look.tbl, st[S_ACTIVE], pos.pint, pos.pflt, look.rng2, pos.fb, pos.ni, pos.nf)
         _turn_from_split(pos, up, look)
 
 
