@@ -190,6 +190,25 @@ def strength_intervals(sc, groups):
     return out
 
 
+def active_groups(sc, groups):
+    """A strength curve's groups still to play at a look (None for any other run: every group plays on): a
+    pairing stops once settled, decided (until) or known to +-precision, while the others play on. Its summary
+    keeps the deals it played; its interval stays a Bonferroni interval over the run's looks."""
+    if sc.comparison.get("kind") != "strength" or sc.stop is None:
+        return None
+    rule = sc.stop
+    labels = sc.comparison["rungs"]
+    pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    settled = {}
+    for pair, row in zip(pairs, strength_intervals(sc, groups)):
+        _, _, lo, hi, metric = row
+        if rule.until_decided:
+            settled[pair] = _decided(row, rule.equivalence)
+        else:
+            settled[pair] = not math.isnan(lo) and (hi - lo) / 2 * unit(metric) <= rule.precision
+    return [not settled[(min(a, b), max(a, b))] for a, b in sc.comparison["pairs"]]
+
+
 def unit(metric):
     """Precision and equivalence are in points for rates and shares, else in the metric's unit."""
     return 100.0 if metric.percent else 1.0

@@ -186,5 +186,7 @@ def write_report(result, out_dir, command=None):
 
 def write_summary(result, rows, path):
     """summary.csv: every metric of every group with its interval (rows: build_blocks' second part)."""
+    deals = {g.label: g.summary.n for g in result.groups}  # (a strength curve's settled pairing played fewer)
     write_csv(path, ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
-                     "diff_high", "games", "partial"], (row + [result.games, result.partial] for row in rows))
+                     "diff_high", "games", "partial"], (row + [deals.get(row[0], result.games), result.partial]
+                                                        for row in rows))

@@ -109,16 +109,15 @@ def saturation(c: Curve, game):
     ci = f"{_level_words(c)} CI {signed_points(lo - 0.5)} to {signed_points(hi - 0.5)}"
     gain = (f"{verb} the budget from {small:,} to {large:,} {'gains' if p >= 0.5 else 'loses'} "
             f"{_pts(abs(p - 0.5))} points ({ci})")
-    games = f"{int(round(c.games[i, j])):,} games"
+    games = f"over {int(round(c.games[i, j])):,} games"
     if lo > 0.5:
-        return (f"**Still gaining at {large:,}**: {gain}; search {large:,} wins {100 * p:.1f}% of {games} against "
-                f"search {small:,}. Verdicts at the top rung are a lower bound: a larger budget plays better still.",
-                "gaining")
+        return (f"**Still gaining at {large:,}**: {gain} {games}. Verdicts at the top rung are a lower bound: a "
+                f"larger budget plays better still.", "gaining")
     if hi < 0.5:
-        return (f"**More budget played worse**: {gain}; search {large:,} wins only {100 * p:.1f}% of {games} against "
-                f"search {small:,}. The strongest budget measured is {small:,}; play is not saturated in the usual "
-                f"sense (other search parameters, or more games, would tell).", "worse")
-    return (f"**Saturated at {small:,}**: {gain}, no detectable gain over {games}; more budget gains at most "
+        return (f"**More budget played worse**: {gain} {games}. The strongest budget measured is {small:,}, so play "
+                f"is not saturated in the usual sense either (other search parameters, or more games, would tell).",
+                "worse")
+    return (f"**Saturated at {small:,}**: {gain} {games}, no detectable gain: the larger budget gains at most "
             f"{_pts(hi - 0.5)} points.", "saturated")
 
 
@@ -178,11 +177,14 @@ def details(c: Curve, result, out, man):
     k = len(c.labels)
     rotations = result.groups[0].rotations
     odd = players % 2 == 1
+    played = sorted({g.summary.n for g in result.groups})
+    deals = (f"{result.games:,} deals" if len(played) == 1 else
+             f"deals, {played[0]:,} to {played[-1]:,} of them (a pairing stopped once settled: see below)")
     b = [Heading("The rungs"),
          Text(f"Rungs, weakest first: the game's skill ladder ({c.ladder_rungs} rung{'s' if c.ladder_rungs > 1 else ''})"
               + (f", then its search policy at each budget ({', '.join(f'{x:,}' for x in c.budgets)} iterations per "
                  f"decision)" if c.search else ", and no search rungs: the game has no search policy yet")
-              + f". Every pair of rungs played the same {result.games:,} deals head to head: the {players} seats "
+              + f". Every pair of rungs played the same {deals} head to head: the {players} seats "
               f"alternate between the two rungs" + (f" (and, with an odd number of seats, also the other way round, "
                                                     f"so each rung sits as often)" if odd else "")
               + f", every deal played once in each of the {rotations} rotations of the seats, so the advantage of a "
@@ -224,9 +226,26 @@ def details(c: Curve, result, out, man):
                    f"The row rung's share of its games against the column rung, {level} Wilson intervals on the "
                    "pairing's games (counted as fewer where the rotations of a deal turned out positively correlated)."))
     b += _misfit(c)
+    if len(played) > 1:
+        b += _pairings_played(c, result)
     b += intro(result, out)
     b += manifest_section(man)
     return b
+
+
+def _pairings_played(c: Curve, result):
+    """How many deals each pairing played, when a [stop] rule settled some before others."""
+    deals = {}
+    for g, (a, b) in zip(result.groups, result.scenario.comparison["pairs"]):
+        deals[(min(a, b), max(a, b))] = g.summary.n
+    rows = []
+    for (i, j), n in deals.items():
+        p, lo, hi = c.share(i, j)
+        rows.append([f"{c.labels[i]} vs {c.labels[j]}", f"{n:,}", f"{100 * p:.1f}% ({100 * lo:.1f} to {100 * hi:.1f})"])
+    return [Heading("Deals each pairing played", 3),
+            Table(["pairing", "deals", f"share of the first ({_level_words(c)} CI)"], rows,
+                  "Under [stop], a pairing stops at the first look where it is settled while the others play on; "
+                  "the intervals are the run's Bonferroni intervals over its looks.")]
 
 
 def _misfit(c: Curve):
