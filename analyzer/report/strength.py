@@ -14,7 +14,7 @@ from analyzer import ratings
 from analyzer.report import plots
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.report.comparison import seat_text_of
-from analyzer.report.sections import intro, manifest_section
+from analyzer.report.sections import intro, manifest_games, manifest_section
 from analyzer.stats import signed_points, wilson
 from analyzer.stopping import z_two_sided
 
@@ -90,7 +90,7 @@ def _pts(x):
 
 
 def _level_words(c):
-    return "95%" if abs(c.level - 0.95) < 1e-9 else f"{100 * c.level:.2f}%"
+    return "95%" if abs(c.level - 0.95) < 1e-9 else f"{100 * c.level:.4g}%"
 
 
 def saturation(c: Curve, game):
@@ -152,8 +152,8 @@ def strength_report(result, out, man):
     title = f"{sc.name}: strength curve"
     b = []
     if result.partial:
-        b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the games asked for; the "
-                      f"numbers below cover the games played.", "warning"))
+        b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the {manifest_games(result):,} "
+                      f"deals asked for; the numbers below cover the games played.", "warning"))
     if result.games == 0:
         b.append(Text("No game was played: no curve to show.", "warning"))
         return title, b + [Details("How it was played", intro(result, out) + manifest_section(man))], csv_rows(c)
