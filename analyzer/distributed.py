@@ -34,7 +34,9 @@ from analyzer.scenario import from_dict
 from analyzer.summary import new_tally
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
-MIN_TASK = 1_000
+# the fewest deals a task holds: a run so small that its tasks are smaller plays in moments (fast games) or
+# needs every worker (a strength curve's search rungs play a few deals a second)
+MIN_TASK = 64
 CONNECT_SECONDS = 10  # how long to wait for a --scheduler to answer
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")  # the address schemes Dask's comms know
 _SCENARIOS = {}  # per worker process: scenario key -> Scenario, so a task does not re-encode
