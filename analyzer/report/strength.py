@@ -133,10 +133,10 @@ def answer(c: Curve, result):
              f"{c.high[top]:,.0f})")
     if top > 0:
         p, lo, hi = c.share(top, top - 1)
-        first += (f", and it wins {100 * p:.1f}% of its games against {lit(c.labels[top - 1])}, the rung below "
+        first += (f", and it wins {100 * p:.1f}% of its games against {lit(c.labels[top - 1])}, the rung before it "
                   f"({level} CI {100 * lo:.1f}% to {100 * hi:.1f}%)")
     level_with = [lit(c.labels[i]) for i in range(len(c.labels))
-                  if i != top and c.low[i] <= c.high[top] and c.high[i] >= c.low[top] and i > 0]
+                  if i != top and c.low[i] <= c.high[top] and c.high[i] >= c.low[top]]
     if level_with:
         names = level_with[0] if len(level_with) == 1 else ", ".join(level_with[:-1]) + " and " + level_with[-1]
         first += (f"; {names} {'is' if len(level_with) == 1 else 'are'} level with it within the intervals, so the "
