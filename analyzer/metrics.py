@@ -240,7 +240,8 @@ def seats_share(summary, rotations, seats):
     rotations move them), over a group's games (deals x rotations): a game counts 1 for them if one of them won
     (partners, or a tie among them; a win shared with another seat, their part of its credit) and half if
     nobody won. The variance of the wins' total is from the per-deal sums, so it allows for the rotations of
-    a deal not being independent games (the pcredit columns' products with each other: folded_pairs)."""
+    a deal not being independent games (the pcredit columns' products with each other: folded_pairs' share_of,
+    which a strength curve's groups fold for their even seats)."""
     n = summary.n
     terms = [(1 / CREDIT, f"pcredit_{j}") for j in seats] + [(0.5, "no_winner")]
     total = sum(c * summary.s(col) for c, col in terms)
@@ -284,17 +285,18 @@ def _columns(metric):
     return [c for c in (metric.num, metric.den, metric.adjust) if c is not None]
 
 
-def folded_pairs(game, players, rotations, names):
+def folded_pairs(game, players, rotations, names, share_of=None):
     """The (a, b) column pairs whose products a group's summary folds: every column with itself, the columns
     of each metric with each other, and for card power each seat's win column with its category columns
-    (analyzer.report.sections.card_power_rows). The other pairs are never read, and reading one raises."""
+    (analyzer.report.sections.card_power_rows); with share_of (seats), the products seats_share reads for
+    those seats' policies. The other pairs are never read, and reading one raises."""
     have = set(names)
     pairs = {(c, c) for c in names}
     for m in interval_metrics(game, players, rotations):
         cols = [c for c in _columns(m) if c in have]
         pairs |= {(a, b) for a in cols for b in cols}
-    if rotations > 1:  # the share of the policies of a set of seats (seats_share: analyzer strength's pairings)
-        cols = [f"pcredit_{j}" for j in range(players)] + ["no_winner"]
+    if share_of is not None:  # the share of the policies of a set of seats (seats_share: a strength pairing's)
+        cols = [f"pcredit_{j}" for j in share_of] + ["no_winner"]
         pairs |= {(a, b) for a in cols for b in cols}
     for decl in game.metrics:
         if isinstance(decl, CardPower):

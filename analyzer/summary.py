@@ -316,11 +316,13 @@ def new_tally(sc: Scenario) -> Tally:
     cross products with its reference group that the metrics read (analyzer.metrics)."""
     game = sc.game
     summaries, shapes = [], []
+    strength = sc.comparison.get("kind") == "strength"  # (its pairings' shares: metrics.pairwise_counts)
     for g in arm_groups(sc):
         players = len(g[0].seats)
+        share_of = range(0, players, 2) if strength else None
         cols, names = group_columns(game, players, len(g))
         summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players)),
-                                 metrics.folded_pairs(game, players, len(g), names),
+                                 metrics.folded_pairs(game, players, len(g), names, share_of),
                                  metrics.histogram_columns(game, players)))
         shapes.append((players, len(g)))
     refs = reference_groups(sc)
