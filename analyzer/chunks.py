@@ -107,7 +107,9 @@ def play_and_fold(sc, groups, tally, first, n, interrupts=None, keep_rows=False,
                     break
                 lo, hi = block
                 outs = [g_rows[:, lo:hi] for g_rows in rows] if keep_rows else [a[:, :hi - lo] for a in scratch]
-                for arms, g_outs in zip(groups, outs):
+                for gi, (arms, g_outs) in enumerate(zip(groups, outs)):
+                    if not tally.plays(gi):  # (a group its [stop] rule settled: analyzer.stopping)
+                        continue
                     for r, arm in enumerate(arms):
                         game.run_batch(arm.encoded(game), sc.seed, first + lo, g_outs[r])
                 tally.fold_block(parts, columns, outs, lo, hi)

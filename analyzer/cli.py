@@ -304,6 +304,104 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
     _play_and_report(sc, out, False, threads, 100_000, quiet, workers, None)
 
 
+# what `analyzer strength --scenario F` takes from F; the seats are the curve's own (a warning says so)
+STRENGTH_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "practical_margin", "strength",
+                 "stop")
+STRENGTH_GAMES = 1_000  # default deals: every pair of rungs plays each in every seat rotation
+
+
+class Budgets(click.ParamType):
+    """Search budgets: whole numbers above 0, separated by commas (16,64,256)."""
+
+    name = "budgets"
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, list):
+            return value
+        parts = [p.strip().replace("_", "") for p in str(value).split(",")]
+        out = []
+        for p in parts:
+            try:
+                out.append(int(p, 10))
+            except ValueError:
+                self.fail(f"{value!r}: give whole numbers separated by commas, e.g. 16,64,256", param, ctx)
+        bad = [b for b in out if b < 1]
+        if bad:
+            self.fail(f"{value!r}: {bad[0]:,} is not allowed: every budget is a whole number from 1 up (search "
+                      f"iterations per decision)", param, ctx)
+        return out
+
+
+@main.command()
+@click.argument("game")
+@click.option("--scenario", type=click.Path(dir_okay=False),
+              help="Take the players, rules, games, seed (and [strength], [stop], if any) from this scenario.")
+@click.option("--players", "-p", type=int, help="Number of players [default: the scenario's, else 2 or the fewest "
+                                                "the game allows].")
+@click.option("--budgets", "-b", type=Budgets(), help="Search budgets, smallest first, e.g. 16,64,256 [default: the "
+                                                      "scenario's, else 16,64,256]; only for games with a search "
+                                                      "policy.")
+@click.option("--games", "-n", type=Count(1, 10**10), help=f"Deals every pair of rungs plays [default: the scenario's, "
+                                                           f"else {STRENGTH_GAMES:,}].")
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<game>-strength-<time>].")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run), e.g. "
+                                                                        "--set strength.search.c=1.0.")
+@click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores].")
+@click.option("--workers", "-w", type=Count(1, 256), help="Play on a local Dask cluster (as for run).")
+@click.option("--scheduler", metavar="ADDRESS", help="Play on a running Dask cluster (as for run).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+def strength(game, scenario, players, budgets, games, seed, out, sets, threads, workers, scheduler, quiet):
+    """How strong is strong enough in GAME? Play its rungs (its skill ladder, then its search policy at each
+    budget) against each other, every pair head to head on the same deals with the seats rotated, and write
+    the strength curve: Bradley-Terry ratings on an Elo scale and whether more search budget still gains
+    (strength.csv and a report)."""
+    from analyzer import scenario as scen
+
+    g = _game(game, "GAME")
+    out = _out_folder(out)
+    _check_parallel(threads, workers, scheduler)
+    overrides = _parse_sets(sets)
+    if budgets is not None and g.policy("search") is None:
+        raise click.BadParameter(f"{','.join(map(str, budgets))}: {game} has no search policy, so its curve is its "
+                                 f"ladder only: leave --budgets out", param_hint="--budgets")
+    for key, value, flag in (("players", players, "--players"), ("games", games, "--games"), ("seed", seed, "--seed"),
+                             ("strength.budgets", budgets, "--budgets")):
+        if value is not None:
+            overrides.append((key, value, flag))
+    try:
+        if scenario:
+            raw, _ = _load_scenario(scenario, ())  # validated as `analyzer run` would, before anything is dropped
+            if raw.get("game") != game:
+                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
+            for key in ("variants", "sweep", "policies", "ladder"):
+                if key in raw:
+                    raise ScenarioError(scenario, key, raw[key], "the strength curve plays its own pairings: drop "
+                                                                 "it, or play this scenario with `analyzer run`")
+            dropped = [key for key in LADDER_SEATS if key in raw]
+            if dropped:
+                click.echo(f"Warning: {printable(scenario)}: {printable(', '.join(dropped))}: not used: the strength "
+                           f"curve seats its rungs itself (see docs/running.md, the strength curve)", err=True)
+            raw = {k: v for k, v in raw.items() if k in STRENGTH_KEEP}
+            source = scenario
+        else:
+            count = 2 if g.min_players <= 2 <= g.max_players else g.min_players
+            raw = {"name": g.title, "game": game, "seed": 1, "players": count}
+            source = f"(analyzer strength {game})"
+        raw.setdefault("strength", {})
+        if "stop" not in raw:
+            raw.setdefault("games", STRENGTH_GAMES)
+        sc = scen.build_with(raw, source, overrides)
+    except ScenarioError as e:
+        _fail(e)
+    _warn_idle_settings(sc)
+    if out is None:
+        from analyzer import report
+
+        out = report.default_dir(sc, name=f"{game}-strength")
+    _play_and_report(sc, out, False, threads, 100_000, quiet, workers, scheduler)
+
+
 def _warn_seats_dropped(source, raw):
     """One line naming the seat settings of a scenario that the ladder replaces with its rungs and field."""
     dropped = [key for key in LADDER_SEATS if key in raw]

@@ -46,7 +46,7 @@ def merge(base: dict, over: dict) -> dict:
 
 
 def _strip(raw):
-    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder")}
+    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder", "strength")}
 
 
 def _rotated(seats, r):
@@ -282,11 +282,112 @@ def _groups_from_ladder(sc, variant_groups):
     return groups
 
 
+STRENGTH_KEYS = ("rungs", "budgets", "search")
+DEFAULT_BUDGETS = (16, 64, 256)  # search budgets of the strength curve (games with a `search` policy)
+SEARCH = "search"  # the policy whose budget the strength curve raises
+
+
+def strength_rungs(sc):
+    """(labels, seat specs, budgets) of a [strength] table: the ladder's rungs (strength.rungs, default the
+    game's ladder), then `search` at each budget (strength.budgets, smallest first) if the game has it."""
+    spec = sc.raw["strength"]
+    game = sc.game
+    if not isinstance(spec, dict):
+        raise ScenarioError(sc.source, "strength", spec, "must be a table: [strength] with optional rungs, budgets "
+                                                          "and search")
+    for k in spec:
+        if k not in STRENGTH_KEYS:
+            raise ScenarioError(sc.source, f"strength.{k}", spec[k], "unknown key; allowed: " + ", ".join(STRENGTH_KEYS))
+    rungs = spec.get("rungs", default_ladder(game))
+    if not isinstance(rungs, list) or not rungs:
+        raise ScenarioError(sc.source, "strength.rungs", rungs, "must list at least one policy, weakest first")
+    labels, specs = [], []
+    for i, r in enumerate(rungs):
+        if not isinstance(r, dict):
+            raise ScenarioError(sc.source, f"strength.rungs[{i}]", r, "must be a table: label, policy and parameters")
+        label = r.get("label", r.get("policy", f"rung {i}"))
+        if not isinstance(label, str) or not label.strip():
+            raise ScenarioError(sc.source, f"strength.rungs[{i}].label", label, "must be a non-empty string")
+        seat = {k: v for k, v in r.items() if k != "label"}
+        game.validate_seat(dict(seat), sc.source, f"strength.rungs[{i}]")
+        labels.append(label)
+        specs.append(seat)
+    search = game.policy(SEARCH)
+    if search is None:
+        for key in ("budgets", "search"):
+            if key in spec:
+                raise ScenarioError(sc.source, f"strength.{key}", spec[key],
+                                    f"{game.name} has no {SEARCH!r} policy: its strength curve is its ladder only "
+                                    f"(leave {key} out)")
+        budgets = []
+    else:
+        budgets = spec.get("budgets", list(DEFAULT_BUDGETS))
+        param = search.param("budget")
+        allowed = (f"must be a list of distinct whole numbers from {param.low:,} to {param.high:,} (search "
+                   f"iterations per decision), e.g. [16, 64, 256]")
+        if not isinstance(budgets, list) or not budgets:
+            raise ScenarioError(sc.source, "strength.budgets", budgets, allowed)
+        for i, b in enumerate(budgets):
+            if isinstance(b, bool) or not isinstance(b, int) or not param.low <= b <= param.high:
+                raise ScenarioError(sc.source, f"strength.budgets[{i}]", b, allowed)
+            if b in budgets[:i]:
+                raise ScenarioError(sc.source, f"strength.budgets[{i}]", b, "appears twice: every budget once")
+        budgets = sorted(budgets)
+        extra = spec.get("search", {})
+        if not isinstance(extra, dict):
+            raise ScenarioError(sc.source, "strength.search", extra, "must be a table of the search rungs' "
+                                                                     "parameters other than budget, e.g. {c = 0.7}")
+        for k in ("policy", "budget", "label"):
+            if k in extra:
+                raise ScenarioError(sc.source, f"strength.search.{k}", extra[k],
+                                    "the search rungs set it themselves (give budgets in strength.budgets)")
+        for b in budgets:
+            seat = {"policy": SEARCH, **extra, "budget": b}
+            game.validate_seat(dict(seat), sc.source, "strength.search")
+            labels.append(f"{SEARCH} {b}")
+            specs.append(seat)
+    if len(labels) < 2:
+        raise ScenarioError(sc.source, "strength.rungs", rungs, "the curve needs at least two rungs (give more rungs, "
+                                                                "or budgets)")
+    for i, label in enumerate(labels):
+        if label in labels[:i]:
+            raise ScenarioError(sc.source, "strength.rungs", labels, f"labels must differ ({label!r} twice; add "
+                                                                     f"label = \"...\")")
+    return labels, specs, budgets
+
+
+def _groups_from_strength(sc, base):
+    """One group per pair of rungs (i, j), i weaker: i in the even seats and j in the odd ones (i, j, i, j...),
+    every rotation of the seats played on the same deals; with an odd number of seats also the group j, i, j...,
+    so that each rung sits as often as the other. A pairing's result: whether an i-seat or a j-seat won."""
+    for key in ("seats", "all_seats", "rotate_seats"):
+        if key in sc.raw:
+            raise ScenarioError(sc.source, key, sc.raw[key], "the strength curve seats its rungs itself: give them "
+                                                            "as strength.rungs (and strength.budgets)")
+    labels, specs, budgets = strength_rungs(sc)
+    players = check_players(sc.game, base, sc.source)
+    groups, pairs = [], []
+    for i, j in itertools.combinations(range(len(labels)), 2):
+        for a, b in ((i, j), (j, i)) if players % 2 else ((i, j),):
+            graw = copy.deepcopy(base)
+            graw["seats"] = {str(s): copy.deepcopy(specs[a] if s % 2 == 0 else specs[b]) for s in range(players)}
+            groups.append((f"{labels[a]} vs {labels[b]}", graw, f"strength pairing {labels[a]} vs {labels[b]}:"))
+            pairs.append((a, b))
+    search = sc.game.policy(SEARCH) is not None
+    sc.comparison.update(kind="strength", rungs=labels, rung_seats=specs, pairs=pairs, budgets=budgets, search=search,
+                         ladder_rungs=len(labels) - len(budgets), refs=[None] * len(groups))
+    return groups
+
+
 def expand(sc):
     raw = sc.raw
     present = [k for k in _COMPARISON_KEYS if k in raw]
     if len(present) > 1:
         raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(_COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
+    if "strength" in raw and any(k in raw for k in _COMPARISON_KEYS + ("ladder",)):
+        other = next(k for k in _COMPARISON_KEYS + ("ladder",) if k in raw)
+        raise ScenarioError(sc.source, other, "(table)", "the strength curve plays its own pairings: it combines with "
+                                                         "no variants, sweep, round-robin or ladder")
     if "ladder" in raw and ("sweep" in raw or "policies" in raw):
         raise ScenarioError(sc.source, "ladder", "(table)", "a ladder combines with [[variants]] only, not with a "
                                                             "sweep or a round-robin")
@@ -294,7 +395,10 @@ def expand(sc):
     if not isinstance(rotate, bool):
         raise ScenarioError(sc.source, "rotate_seats", rotate, "must be true or false")
     base = _strip(raw)
-    if "ladder" in raw:
+    if "strength" in raw:
+        groups = _groups_from_strength(sc, base)
+        rotate = True  # seat advantages cancel: every rotation on every deal
+    elif "ladder" in raw:
         variant_groups = _groups_from_variants(sc, base) if "variants" in raw else [("baseline", base, "")]
         groups = _groups_from_ladder(sc, variant_groups)
         rotate = True  # a rung's share, whatever seat it has: every rotation
@@ -320,7 +424,7 @@ def expand(sc):
                 raise
             raise e.renamed(key=f"{origin}.{e.key}" if origin.startswith("variants[") else f"{origin} {e.key}") from None
         if len(arms) + (players if rotate else 1) > MAX_ARMS:
-            raise ScenarioError(sc.source, "sweep" if "sweep" in raw else "variants" if "variants" in raw else "policies",
+            raise ScenarioError(sc.source, next((k for k in ("sweep", "variants", "strength") if k in raw), "policies"),
                                 f"({len(groups)} configurations)",
                                 f"more than {MAX_ARMS:,} configurations to play on every deal (seat rotations "
                                 "included): split the question into smaller scenarios")

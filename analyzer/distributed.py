@@ -34,7 +34,9 @@ from analyzer.scenario import from_dict
 from analyzer.summary import new_tally
 
 TASK_SECONDS = 2.0  # aim: a task takes about this long on one worker (overhead per task is ~10-30 ms)
-MIN_TASK = 1_000
+# the fewest deals a task holds: a run so small that its tasks are smaller plays in moments (fast games) or
+# needs every worker (a strength curve's search rungs play a few deals a second)
+MIN_TASK = 64
 CONNECT_SECONDS = 10  # how long to wait for a --scheduler to answer
 SCHEMES = ("tcp", "tls", "ws", "wss", "ucx", "inproc")  # the address schemes Dask's comms know
 _SCENARIOS = {}  # per worker process: scenario key -> Scenario, so a task does not re-encode
@@ -60,15 +62,17 @@ def _scenario(raw, source, key):
     return sc
 
 
-def play_task(raw, source, key, first, n, parquet_dir, threads):
+def play_task(raw, source, key, first, n, parquet_dir, threads, active=None):
     """On a worker: play games first .. first+n-1 for every arm; return (tally, seconds, worker pid).
 
-    parquet_dir: write the rows as part-<first>.parquet of each group's dataset there (or None)."""
+    parquet_dir: write the rows as part-<first>.parquet of each group's dataset there (or None); active: the
+    groups to play (None: all; see summary.Tally.active)."""
     if threads:
         numba.set_num_threads(threads)
     t = time.perf_counter()
     sc = _scenario(raw, source, key)
     tally = new_tally(sc)
+    tally.active = active
     groups = arm_groups(sc)
     done = first
     threads_used = numba.get_num_threads()
@@ -78,20 +82,22 @@ def play_task(raw, source, key, first, n, parquet_dir, threads):
             chunk = play_and_fold(sc, groups, tally, done, m, keep_rows=parquet_dir is not None,
                                   pool=pool if threads_used > 1 else None)
             if parquet_dir is not None:
-                _write_parts(sc, Path(parquet_dir), chunk.rows, done)
+                _write_parts(sc, Path(parquet_dir), chunk.rows, done, active)
             tally.commit(done, m, chunk.parts, chunk.columns)
             done += m
     return tally, time.perf_counter() - t, os.getpid()
 
 
-def _write_parts(sc, folder, outs, first):
+def _write_parts(sc, folder, outs, first, active=None):
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     if not folder.is_dir():
         raise RuntimeError(f"this worker cannot reach the report folder {folder}: run the workers where "
                            f"they share it, or drop --keep-games")
-    for name, arms, g_outs in zip(parquet_names(sc), arm_groups(sc), outs):
+    for gi, (name, arms, g_outs) in enumerate(zip(parquet_names(sc), arm_groups(sc), outs)):
+        if active is not None and not active[gi]:
+            continue
         schema = parquet_schema(sc.game, len(arms[0].seats))
         table = pa.concat_tables([parquet_table(out, first, arm.rotation, schema) for arm, out in zip(arms, g_outs)])
         part = folder / name
@@ -260,7 +266,8 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
                 end = min(total, looks.next_checkpoint(submitted))
                 step = task_size(end - submitted, len(sc.arms), n_workers, size)
                 batch = {client.submit(play_task, raw, source, key, first, min(step, end - first), parquet_dir,
-                                       threads, pure=False): first for first in range(submitted, end, step)}
+                                       threads, tally.active, pure=False): first
+                         for first in range(submitted, end, step)}
                 futures.update(batch)
                 submitted = end
                 pending = set(batch)

@@ -20,7 +20,8 @@ from analyzer.textfiles import printable
 
 # what a stopped run that is not a [[variants]] comparison looks at instead of stop.metric (stopping.key_intervals)
 _STOPS_ON = {"single": "every seat's (team's) win share", "sweep": "the sweep's metric at every point",
-             "round_robin": "every pairing's head-to-head share", "ladder": "every rung's win share"}
+             "round_robin": "every pairing's head-to-head share", "ladder": "every rung's win share",
+             "strength": "every pairing's head-to-head share"}
 
 
 def collect(sc) -> list[str]:
@@ -117,6 +118,21 @@ def _source_of(sc, gi):
         return source
     if kind == "variants":
         return lambda path: variant_or_base(path, gi)
+    if kind == "strength":
+        spec = raw["strength"]
+        pair = sc.comparison["pairs"][gi]
+        ladder = sc.comparison["ladder_rungs"]
+
+        def source(path):
+            head, _, rest = path.partition(".")
+            if head == "seats":  # seats.<s>.<k>: the rung of the even or the odd seats
+                seat, _, k = rest.partition(".")
+                rung = pair[int(seat) % 2]
+                if rung < ladder:
+                    return base(k, f"strength.rungs[{rung}].") if "rungs" in spec else None
+                return base(k, "strength.search.") if k != "budget" else None
+            return base(path)
+        return source
     if kind == "sweep":
         axes = dict(zip(("x", "y"), sc.comparison["axes"]))
 

@@ -14,6 +14,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+import numpy as np
+
 from analyzer.fold import CREDIT
 from analyzer.games.base import CardPower, Histogram, PerSeat, Ratio
 from analyzer.stats import signed_points, wilson
@@ -233,18 +235,68 @@ def policy_edge(j, players):
                      players)
 
 
+def seats_share(summary, rotations, seats):
+    """(wins, games, variance of the wins) of the policies that sit at `seats` in rotation 0 (wherever the
+    rotations move them), over a group's games (deals x rotations): a game counts 1 for them if one of them won
+    (partners, or a tie among them; a win shared with another seat, their part of its credit) and half if
+    nobody won. The variance of the wins' total is from the per-deal sums, so it allows for the rotations of
+    a deal not being independent games (the pcredit columns' products with each other: folded_pairs' share_of,
+    which a strength curve's groups fold for their even seats)."""
+    n = summary.n
+    terms = [(1 / CREDIT, f"pcredit_{j}") for j in seats] + [(0.5, "no_winner")]
+    total = sum(c * summary.s(col) for c, col in terms)
+    if n < 2:
+        return total, n * rotations, math.nan
+    squares = sum(ca * cb * summary.ss(a, b) for ca, a in terms for cb, b in terms)
+    var = max(0.0, (squares - total * total / n) / (n - 1))
+    return total, n * rotations, n * var
+
+
+def pairwise_counts(groups, pairs, k):
+    """(wins, games, variance) k x k matrices of head-to-head pairings (analyzer strength): group g seats
+    policy pairs[g][0] in the even seats and pairs[g][1] in the odd ones, every rotation played; wins[i, j] is
+    i's wins over j (a game nobody won counts half to each), games[i, j] = games[j, i] their games, variance[i,
+    j] that of wins[i, j] (seats_share). groups: anything with .summary and .rotations."""
+    wins, games, var = np.zeros((k, k)), np.zeros((k, k)), np.zeros((k, k))
+    for g, (a, b) in zip(groups, pairs):
+        players = int(g.summary.spec[0])
+        w, n, v = seats_share(g.summary, g.rotations, range(0, players, 2))
+        wins[a, b] += w
+        wins[b, a] += n - w
+        games[a, b] += n
+        games[b, a] += n
+        var[a, b] += v
+        var[b, a] += v
+    return wins, games, var
+
+
+def effective_games(wins, games, var):
+    """The games of each pairing as independent games count: fewer than played when the variance of its wins
+    (per-deal, pairwise_counts) exceeds a binomial's (its games' outcomes are positively correlated), never
+    more (a smaller variance, e.g. seat advantages cancelling within a deal, is not counted as extra games)."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        p = wins / games
+        binomial = games * p * (1 - p)
+        ratio = np.where((var > binomial) & (binomial > 0), binomial / var, 1.0)
+    return np.where(games > 0, games * ratio, 0.0)
+
+
 def _columns(metric):
     return [c for c in (metric.num, metric.den, metric.adjust) if c is not None]
 
 
-def folded_pairs(game, players, rotations, names):
+def folded_pairs(game, players, rotations, names, share_of=None):
     """The (a, b) column pairs whose products a group's summary folds: every column with itself, the columns
     of each metric with each other, and for card power each seat's win column with its category columns
-    (analyzer.report.sections.card_power_rows). The other pairs are never read, and reading one raises."""
+    (analyzer.report.sections.card_power_rows); with share_of (seats), the products seats_share reads for
+    those seats' policies. The other pairs are never read, and reading one raises."""
     have = set(names)
     pairs = {(c, c) for c in names}
     for m in interval_metrics(game, players, rotations):
         cols = [c for c in _columns(m) if c in have]
+        pairs |= {(a, b) for a in cols for b in cols}
+    if share_of is not None:  # the share of the policies of a set of seats (seats_share: a strength pairing's)
+        cols = [f"pcredit_{j}" for j in share_of] + ["no_winner"]
         pairs |= {(a, b) for a in cols for b in cols}
     for decl in game.metrics:
         if isinstance(decl, CardPower):

@@ -28,8 +28,11 @@ class ParquetRows:
             self.paths.append(str(path))
         self.groups = groups
 
-    def write(self, outs, first):
-        for writer, arms, g_outs in zip(self.writers, self.groups, outs):
+    def write(self, outs, first, active=None):
+        """The rows of a chunk of games first..; active: the groups played (None: all)."""
+        for gi, (writer, arms, g_outs) in enumerate(zip(self.writers, self.groups, outs)):
+            if active is not None and not active[gi]:
+                continue
             for arm, out in zip(arms, g_outs):
                 writer.write_table(parquet_table(out, first, arm.rotation, writer.schema))
 

@@ -41,7 +41,7 @@ class RunResult:
 
     @property
     def games_per_second(self):
-        plays = self.games * len(self.scenario.arms)
+        plays = sum(g.summary.n * g.rotations for g in self.groups)  # (a settled pairing plays fewer deals)
         return plays / self.wall if self.wall > 0 else float("nan")
 
 

@@ -139,7 +139,7 @@ class Committer:
 
     def _commit(self, chunk, first, n):
         if self.rows is not None:
-            self.rows.write(chunk.rows, first)
+            self.rows.write(chunk.rows, first, self.tally.active)
         self.tally.commit(first, n, chunk.parts, chunk.columns)
 
     def wait(self):
@@ -173,11 +173,14 @@ class Looks:
         if done not in self.checkpoints:
             return
         self.prepare(tally)
-        stop, words = stopping.check(self.sc, group_results(self.sc, tally), done, done == self.checkpoints[-1])
+        groups = group_results(self.sc, tally)
+        stop, words = stopping.check(self.sc, groups, done, done == self.checkpoints[-1])
         if bar is not None:
             bar.set_postfix_str(words)
         if stop:
             self.stopped, self.reason = True, words
+        else:  # a strength curve's settled pairings play no more deals (stopping.active_groups)
+            tally.active = stopping.active_groups(self.sc, groups)
 
 
 def progress_bar(sc, total):

@@ -50,6 +50,7 @@ TOP_KEYS = {
     "sweep": "table: one or two parameters to sweep",
     "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
     "ladder": "table: play every rung of a skill ladder against a field (rungs, field)",
+    "strength": "table: the strength curve, every pair of rungs head to head (rungs, budgets, search)",
     "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
 }
 MAX_MARGIN = 50.0
@@ -84,7 +85,7 @@ def build(raw: dict, source: str, flags=None) -> Scenario:
     if game is None:
         raise ScenarioError(source, "game", name, "must be one of " + ", ".join(toml_value(g) for g in game_names()))
     games = read_int(raw, "games", source, 1, MAX_GAMES) if "games" in raw or "stop" not in raw else None
-    kind = next((k for k in ("ladder", "variants", "sweep", "policies") if k in raw), "single")
+    kind = next((k for k in ("strength", "ladder", "variants", "sweep", "policies") if k in raw), "single")
     stop = stopping.parse(raw, source, {"policies": "round_robin"}.get(kind, kind), games, flags or {})
     if stop is not None:
         games = stop.max_games

@@ -18,7 +18,8 @@ then errs with probability at most 0.05 / K, all of them together at most 0.05: 
 reported when the run stops cover the truth at least 95% of the time, whenever it stops.
 
 Key metrics: the sweep's target at every point; in comparisons, every variant's paired difference
-from the baseline on `metric`; in round-robins, every pairing's head-to-head share; in ladders, every
+from the baseline on `metric`; in round-robins and strength curves, every pairing's head-to-head share (a
+strength curve's `until = "decided"`: each excludes 50% or lies within +-equivalence of it); in ladders, every
 rung's win share; otherwise every seat's (or team's) win share. Precision is in points for shares, else in the metric's own unit.
 """
 from __future__ import annotations
@@ -28,6 +29,7 @@ from dataclasses import dataclass
 
 from analyzer import metrics as M
 from analyzer.errors import MISSING, ScenarioError, toml_value
+from analyzer.stats import wilson
 
 STOP_KEYS = ("max_games", "min_games", "precision", "until", "equivalence", "metric")
 DEFAULT_MIN = 10_000
@@ -120,9 +122,10 @@ def parse(raw, source, kind, games_given, flags=None):
     until = spec.get("until")
     if until not in (None, "decided"):
         raise ScenarioError(source, "stop.until", until, 'must be "decided" (or left out)')
-    if until and kind != "variants":
-        raise ScenarioError(source, "stop.until", until, 'works with [[variants]] only: it decides each variant '
-                                                         'against the baseline; use precision otherwise')
+    if until and kind not in ("variants", "strength"):
+        raise ScenarioError(source, "stop.until", until, 'works with [[variants]] (each variant against the '
+                                                         'baseline) and [strength] (each pairing against an even '
+                                                         'share) only; use precision otherwise')
     precision, equivalence = positive("precision"), positive("equivalence")
     if precision is None and until is None:
         raise ScenarioError(source, "stop", spec, 'needs precision = ... or until = "decided"')
@@ -152,6 +155,8 @@ def key_intervals(sc, groups):
             bm = M.metric_for(sc.game, base.players, base.rotations, sc.stop.metric)
             out.append((f"{g.label} vs {base.label}, {m.label}", *M.diff_ci(m, g.summary, g.rotations, base.summary,
                                                                    base.rotations, base_metric=bm), m))
+    elif kind == "strength":  # a pairing's head-to-head share, minus an even 50%
+        out += strength_intervals(sc, groups)
     elif kind in ("round_robin", "ladder"):  # a pairing's head-to-head share, a rung's share
         for g in groups:
             m = M.Metric("policy_share_0", "win share of the policy of seat 0", "pcredit_0", scale=1 / M.CREDIT,
@@ -163,6 +168,45 @@ def key_intervals(sc, groups):
                 out.append((f"{g.label}: {u.name}" if len(groups) > 1 else u.name,
                             *M.value_ci(u.share, g.summary, g.rotations), u.share))
     return out
+
+
+PAIRING = M.Metric("pairing", "head-to-head share minus an even 50%", "pcredit_0", percent=True, points=True)
+
+
+def strength_intervals(sc, groups):
+    """[(label, share - 50%, lo - 50%, hi - 50%, metric)] of every pairing of a [strength] run: the weaker rung's
+    share of its games against the stronger (a game nobody won: half), Wilson intervals at the run's z on the
+    pairing's effective games (metrics.effective_games)."""
+    labels = sc.comparison["rungs"]
+    wins, games, var = M.pairwise_counts(groups, sc.comparison["pairs"], len(labels))
+    eff = M.effective_games(wins, games, var)
+    z = groups[0].summary.z if groups else 1.96
+    out = []
+    for i in range(len(labels)):
+        for j in range(i + 1, len(labels)):
+            share = wins[i, j] / games[i, j] if games[i, j] else math.nan
+            _, lo, hi = wilson(share * eff[i, j], eff[i, j], z) if games[i, j] else (math.nan,) * 3
+            out.append((f"{labels[i]} vs {labels[j]}", share - 0.5, lo - 0.5, hi - 0.5, PAIRING))
+    return out
+
+
+def active_groups(sc, groups):
+    """A strength curve's groups still to play at a look (None for any other run: every group plays on): a
+    pairing stops once settled, decided (until) or known to +-precision, while the others play on. Its summary
+    keeps the deals it played; its interval stays a Bonferroni interval over the run's looks."""
+    if sc.comparison.get("kind") != "strength" or sc.stop is None:
+        return None
+    rule = sc.stop
+    labels = sc.comparison["rungs"]
+    pairs = [(i, j) for i in range(len(labels)) for j in range(i + 1, len(labels))]
+    settled = {}
+    for pair, row in zip(pairs, strength_intervals(sc, groups)):
+        _, _, lo, hi, metric = row
+        if rule.until_decided:
+            settled[pair] = _decided(row, rule.equivalence)
+        else:
+            settled[pair] = not math.isnan(lo) and (hi - lo) / 2 * unit(metric) <= rule.precision
+    return [not settled[(min(a, b), max(a, b))] for a, b in sc.comparison["pairs"]]
 
 
 def unit(metric):
@@ -179,7 +223,8 @@ def check(sc, groups, games, last):
     if rule.until_decided:
         undecided = [r[0] for r in rows if not _decided(r, rule.equivalence)]
         if not undecided:
-            return True, f"every variant decided after {games:,} deals"
+            what = "pairing" if sc.comparison.get("kind") == "strength" else "variant"
+            return True, f"every {what} decided after {games:,} deals"
         if last:
             return True, (f"max_games reached after {games:,} deals; still undecided: {', '.join(undecided)}")
         return False, f"{len(undecided)} undecided"

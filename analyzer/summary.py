@@ -241,6 +241,12 @@ class Tally:
     metric_xtx: np.ndarray | None = None
     first: int = 0  # the game indices this tally holds: first .. first + n - 1
     n: int = 0
+    # the groups still played (None: all). A group a [stop] rule has settled (a strength curve's decided
+    # pairing) keeps the summary of the deals it played; its summary's n then stays below the tally's.
+    active: list | None = None
+
+    def plays(self, gi):
+        return self.active is None or self.active[gi]
 
     def fold(self, outs, first):
         """Add a chunk: outs[g] is group g's rows (rotations x deals x game columns) of games first.."""
@@ -264,6 +270,8 @@ class Tally:
         the chunk's): outs[g] holds group g's rows of those deals (rotations x hi - lo x game columns).
         Any thread may fold any block."""
         for gi, (summary, ref, g_parts, g_outs) in enumerate(zip(self.summaries, self.refs, parts, outs)):
+            if not self.plays(gi):
+                continue
             if ref is None:
                 summary.fold_block(g_parts, g_outs)
             else:
@@ -278,9 +286,10 @@ class Tally:
         if self.n == 0:
             self.first = first
         assert first == self.first + self.n, "a tally holds one contiguous range of games"
-        for summary, g_parts, ends in zip(self.summaries, parts, columns.ends):
-            summary.add_parts(g_parts, n)
-            add_examples(summary, ends, first)
+        for gi, (summary, g_parts, ends) in enumerate(zip(self.summaries, parts, columns.ends)):
+            if self.plays(gi):
+                summary.add_parts(g_parts, n)
+                add_examples(summary, ends, first)
         if self.metric_col:
             self.metric_sums += columns.metric.sum(axis=0)
             f = columns.metric.astype(np.float64)  # products of small integers: exact below 2**53 per chunk
@@ -307,11 +316,13 @@ def new_tally(sc: Scenario) -> Tally:
     cross products with its reference group that the metrics read (analyzer.metrics)."""
     game = sc.game
     summaries, shapes = [], []
+    strength = sc.comparison.get("kind") == "strength"  # (its pairings' shares: metrics.pairwise_counts)
     for g in arm_groups(sc):
         players = len(g[0].seats)
+        share_of = range(0, players, 2) if strength else None
         cols, names = group_columns(game, players, len(g))
         summaries.append(Summary(names, fold.group_spec(players, len(g), len(cols), game.teams(players)),
-                                 metrics.folded_pairs(game, players, len(g), names),
+                                 metrics.folded_pairs(game, players, len(g), names, share_of),
                                  metrics.histogram_columns(game, players)))
         shapes.append((players, len(g)))
     refs = reference_groups(sc)

@@ -33,7 +33,7 @@ LAYERS = (
     "analyzer.games.base : analyzer.games.drama : analyzer.games",  # the game contract, drama, the registry
     "analyzer.errors | analyzer.rng",
     "analyzer.textfiles | analyzer.interrupts | analyzer.stats | analyzer.threads | analyzer.jit_setup"
-    " | analyzer.prefetch",
+    " | analyzer.prefetch | analyzer.ratings",
     "analyzer",  # __version__
 )
 

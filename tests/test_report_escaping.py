@@ -215,6 +215,22 @@ def test_hostile_round_robin_labels(tmp_path):
     check_html(out, labels)
 
 
+def test_hostile_strength_rungs(tmp_path):
+    rungs = [{"label": "[x](javascript:alert(1))", "policy": "random"},
+             {"label": "=HYPERLINK(\"http://evil.example\",\"x\") <script>alert(1)</script>", "policy": "threshold"},
+             {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
+    raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 300, "seed": 4, "players": 3,
+           "strength": {"rungs": rungs}}
+    out = run_cli(tmp_path, raw, "strength")
+    names = [r["label"] for r in rungs]
+    check_csv(out, names)
+    check_markdown(out, names)
+    check_html(out, names)
+    with open(out / "strength.csv", newline="") as f:
+        cells = [cell for row in csv.reader(f) for cell in row]
+    assert not [c for c in cells if c.startswith(DANGEROUS) and not NUMBER.fullmatch(c)], cells
+
+
 def test_hostile_deck_file_name(tmp_path):
     deck = Path(__file__).parents[1] / "analyzer" / "games" / "distance" / "data" / "musicards.csv"
     name = "=cmd|x <img src=x onerror=alert(1)> [x](javascript:alert(1)) **not bold**.csv"

@@ -14,6 +14,7 @@ from analyzer import __version__
 from analyzer.report import sections
 from analyzer.report.blocks import Heading, to_html, to_markdown
 from analyzer.report.comparison import comparison_sections
+from analyzer.report.strength import CSV_COLUMNS, strength_report
 from analyzer.textfiles import TextFileError, read_text, slug
 
 
@@ -167,8 +168,13 @@ def write_report(result, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     man = manifest(result, command)
-    blocks, rows = build_blocks(result, out, man)
-    title = f"{result.scenario.name}: balance report"
+    if result.scenario.comparison.get("kind") == "strength":  # (the answer first: analyzer/report/strength.py)
+        title, blocks, curve_rows = strength_report(result, out, man)
+        write_csv(out / "strength.csv", CSV_COLUMNS, curve_rows)
+        rows = sections.summary_rows(result)
+    else:
+        blocks, rows = build_blocks(result, out, man)
+        title = f"{result.scenario.name}: balance report"
     (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
     (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
     write_summary(result, rows, out / "summary.csv")
@@ -180,5 +186,7 @@ def write_report(result, out_dir, command=None):
 
 def write_summary(result, rows, path):
     """summary.csv: every metric of every group with its interval (rows: build_blocks' second part)."""
+    deals = {g.label: g.summary.n for g in result.groups}  # (a strength curve's settled pairing played fewer)
     write_csv(path, ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
-                     "diff_high", "games", "partial"], (row + [result.games, result.partial] for row in rows))
+                     "diff_high", "games", "partial"], (row + [deals.get(row[0], result.games), result.partial]
+                                                        for row in rows))

@@ -53,6 +53,15 @@ class Figure:
     caption: str  # markup
 
 
+@dataclass
+class Details:
+    """Blocks shown folded under a one-line summary (plain text): HTML <details>, and the same in Markdown
+    (which GitHub and most viewers render folded)."""
+
+    summary: str
+    blocks: list
+
+
 def _num_class(cell):
     """Numbers (and numbers with an interval) align right; words align left."""
     text = str(cell).lstrip("+-")
@@ -124,6 +133,7 @@ padding-top:.3em}
 .verdict{background:#f3f8ee;border-left:4px solid #5a8a3a;padding:.4em .8em}
 .warning{background:#fff4e5;border-left:4px solid #d98c00;padding:.4em .8em}
 pre,code{background:#f5f5f5;padding:.1em .3em}pre{padding:.6em;overflow-x:auto}
+details{margin:1.5em 0}summary{cursor:pointer;font-weight:600;font-size:1.1em}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.85em;color:#555}
 """
 
@@ -131,8 +141,19 @@ figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}figcaption{f
 def to_html(title, blocks):
     out = [f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
            f"<style>{CSS}</style></head><body>"]
+    out += _html_blocks(blocks)
+    out.append("</body></html>")
+    return "\n".join(out)
+
+
+def _html_blocks(blocks):
+    out = []
     for b in blocks:
-        if isinstance(b, Heading):
+        if isinstance(b, Details):
+            out.append(f"<details><summary>{html.escape(b.summary)}</summary>")
+            out += _html_blocks(b.blocks)
+            out.append("</details>")
+        elif isinstance(b, Heading):
             out.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
         elif isinstance(b, Text):
             if b.kind == "code":
@@ -153,8 +174,7 @@ def to_html(title, blocks):
             data = base64.b64encode(Path(b.path).read_bytes()).decode()
             out.append(f"<figure><img alt='{html.escape(plain(b.caption))}' src='data:image/png;base64,{data}'>"
                        f"<figcaption>{_inline_html(b.caption)}</figcaption></figure>")
-    out.append("</body></html>")
-    return "\n".join(out)
+    return out
 
 
 PUNCTUATION = frozenset("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~")
@@ -224,7 +244,11 @@ def _fence(text):
 def to_markdown(blocks):
     out = []
     for b in blocks:
-        if isinstance(b, Heading):
+        if isinstance(b, Details):  # (blank lines around the inside: Markdown in it is rendered)
+            out.append(f"<details><summary>{html.escape(b.summary)}</summary>\n")
+            out.append(to_markdown(b.blocks))
+            out.append("</details>\n")
+        elif isinstance(b, Heading):
             out.append("#" * b.level + " " + md_escape(b.text, oneline=True, line_start=False) + "\n")
         elif isinstance(b, Text):
             if b.kind == "code":

@@ -109,3 +109,24 @@ def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     return _save(fig, path)
+
+
+def ratings_with_ci(path, labels, values, los, his, title, ylabel, highlight=()):
+    """Points with 95% error bars, one per label left to right, joined by a line (a curve of rungs);
+    highlight: indices drawn in a second colour (e.g. the search budgets)."""
+    fig, ax = plt.subplots(figsize=(max(5.5, 0.9 * len(labels) + 2), 3.8))
+    x = np.arange(len(labels))
+    v, lo, hi = (np.asarray(a, dtype=float) for a in (values, los, his))
+    ax.plot(x, v, color="grey", linewidth=1, zorder=1)
+    for idx, color, name in ((sorted(set(range(len(labels))) - set(highlight)), COLORS[0], None),
+                             (sorted(highlight), COLORS[1], None)):
+        if not idx:
+            continue
+        idx = np.asarray(idx)
+        errors = [np.maximum(v[idx] - lo[idx], 0), np.maximum(hi[idx] - v[idx], 0)]
+        ax.errorbar(x[idx], v[idx], yerr=errors, fmt="o", capsize=4, color=color, zorder=2, label=name)
+    ax.axhline(0, color="black", linestyle="--", linewidth=0.8)
+    ax.set_xticks(x, labels, rotation=0 if len(labels) < 7 else 30, ha="center" if len(labels) < 7 else "right")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    return _save(fig, path)

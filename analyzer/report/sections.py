@@ -129,7 +129,10 @@ def _stop_section(result):
     what = []
     if rule.precision is not None:
         what.append(f"every key metric known to ±{rule.precision:g} (points for shares)")
-    if rule.until_decided:
+    if rule.until_decided and result.scenario.comparison.get("kind") == "strength":
+        what.append(f"every pairing's head-to-head share either different from an even 50% or within "
+                    f"±{rule.equivalence:g} points of it")
+    elif rule.until_decided:
         base = result.groups[0]
         m = M.metric_for(result.scenario.game, base.players, base.rotations, rule.metric)
         what.append(f"every variant's difference from the baseline in \"{m.label}\" either real or within "
