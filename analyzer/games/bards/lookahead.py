@@ -33,49 +33,63 @@ from analyzer.games.bards.engine import begin_turn, deal, end_turn, events_writt
 from analyzer.games.bards.search_ops import DECISION_WIDTH, N_SPLITS, Position, new_look
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.seats import greedy_at_defaults
-from analyzer.games.bards.state import I_HORIZON, I_SAMPLES, I_SPLIT, S_ACTIVE, S_TURN, SP_LOOKAHEAD, pile_left
+from analyzer.games.bards.state import (
+    I_BUDGET, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, S_TURN, SP_LOOKAHEAD, SP_SEARCH, pile_left)
 from analyzer.games.search import specialise
+from analyzer.games.search.tree import new_tree
 from analyzer.threads import run_in_blocks
 
 SEARCH = specialise(search_ops, "bards")
-search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+search_lookahead = SEARCH.lookahead  # (module-level names: numba reads jitted callees from globals)
+search_tree = SEARCH.ismcts
 
 EDGE = 0  # greedy's split (decision 0) has no margin: any better sum wins
 
 
 def uses_lookahead(pint):
-    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
-    return bool((pint[:, I_SPLIT] == SP_LOOKAHEAD).any())
+    """True if some seat of this encoded configuration plays lookahead or search (then the lookahead kernel
+    runs)."""
+    return bool(np.isin(pint[:, I_SPLIT], (SP_LOOKAHEAD, SP_SEARCH)).any())
+
+
+@njit(cache=True, forceinline=True)
+def _searches(pint, seat):
+    """Whether the seat splits by a search (lookahead or search) rather than by engine.split."""
+    return pint[seat, I_SPLIT] == SP_LOOKAHEAD or pint[seat, I_SPLIT] == SP_SEARCH
 
 
 @njit(cache=True, forceinline=True)
 def _turns_before_search(st, pint, active):
-    """engine.play_turns' `stop` for the turns up to the next lookahead seat's: none if it is active's turn, one
-    if the other seat's, NO_STOP (the rest of the game) if neither seat plays lookahead."""
-    if pint[active, I_SPLIT] == SP_LOOKAHEAD:
+    """engine.play_turns' `stop` for the turns up to the next searching seat's: none if it is active's turn, one
+    if the other seat's, NO_STOP (the rest of the game) if neither seat searches."""
+    if _searches(pint, active):
         return st[S_TURN]
-    if pint[1 - active, I_SPLIT] == SP_LOOKAHEAD:
+    if _searches(pint, 1 - active):
         return st[S_TURN] + 1
     return np.int64(E.NO_STOP)
 
 
 @helper()
-def _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look):
-    """A lookahead seat's turn: only its split differs from engine.play_turns' (the search's, on the game at this
-    decision point: the root). Returns the seat whose turn is next."""
+def _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look, tree):
+    """A lookahead or search seat's turn: only its split differs from engine.play_turns' (the search's, on the
+    game at this decision point: the root). Returns the seat whose turn is next."""
     st = root.st
     begin_turn(st, active, root.fb, tr, on)
     st[S_ACTIVE] = active
-    # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
-    samples = pint[active, I_SAMPLES] if pile_left(st) >= 2 else np.int64(1)
-    best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample, work,
-                            look)
+    if pint[active, I_SPLIT] == SP_SEARCH:
+        best = search_tree(root, pint[active, I_BUDGET], pflt[active, P_C], pint[active, I_ROLLOUT],
+                           pint[active, I_HORIZON], rng, cand, tree, sample, work, look)
+    else:
+        # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
+        samples = pint[active, I_SAMPLES] if pile_left(st) >= 2 else np.int64(1)
+        best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample,
+                                work, look)
     return end_turn(st, tbl, active, cand[best, 0], pint, pflt, rng, root.ib, root.fb, root.ni, root.nf, tr, on)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng, root, sample, work, cand, sums,
-             look):
+             look, tree):
     """engine.run with lookahead seats deciding their splits by the search: engine.play_turns plays the other
     seat's turns and hands over at a lookahead seat's turn (tests/test_bards_lookahead.py checks that other
     policies play here exactly as in engine.run). root: the real game's state, scratch and policies."""
@@ -89,7 +103,8 @@ def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng,
                                 root.fb, root.ni, root.nf, tr, on)
             if not game_goes_on(st):
                 break
-            active = _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look)
+            active = _searched_turn(tbl, pint, pflt, rng, tr, on, active, root, sample, work, cand, sums, look,
+                                    tree)
         finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne
@@ -98,15 +113,17 @@ def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng,
 def scratch(tbl, pint, pflt):
     """run_look's arrays after `on`, allocated once per block of games or traced game: the real game's random
     state and its position (engine.scratch, its policies); sample and work (greedy at its defaults for both
-    seats, one scratch between them); the candidates and their sums; search_ops' look."""
+    seats, one scratch between them); the candidates and their sums; search_ops' look; the tree search's tree
+    (for the largest budget of a search seat; one node when none)."""
     st, rng, ib, fb, ni, nf = E.scratch()
     root = Position(st, ib, fb, ni, nf, pint, pflt)
     gpint, gpflt = greedy_at_defaults()
     sst, _, sib, sfb, sni, snf = E.scratch()
     sample = Position(sst, sib, sfb, sni, snf, gpint, gpflt)
     work = Position(np.empty_like(sst), sib, sfb, sni, snf, gpint, gpflt)
+    budget = max([int(pint[s, I_BUDGET]) for s in range(2) if pint[s, I_SPLIT] == SP_SEARCH], default=0)
     return (rng, root, sample, work, np.zeros((N_SPLITS, DECISION_WIDTH), dtype=np.int64),
-            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl))
+            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl), new_tree(budget, DECISION_WIDTH, N_SPLITS))
 
 
 def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):
