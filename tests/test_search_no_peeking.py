@@ -3,7 +3,13 @@ other hands and the stock, each the same size; everything the seat has seen unch
 and every random number it drew, unchanged (issue 28)."""
 import numpy as np
 import pytest
+from numba import njit
 
+from analyzer.games.bards import GAME as BARDS
+from analyzer.games.bards import engine as BE
+from analyzer.games.bards import lookahead as BL
+from analyzer.games.bards import search_ops as BOPS
+from analyzer.games.bards.state import S_ACTIVE as BS_ACTIVE
 from analyzer.games.distance import GAME as DISTANCE
 from analyzer.games.distance import engine as DE
 from analyzer.games.distance import lookahead as DL
@@ -53,5 +59,65 @@ def test_distance_search_decides_the_same_whatever_the_hidden_cards(players, see
                               look)
         # the decision, every random number drawn, and the whole tree (its nodes' visits and values): the same
         # search, not only the same answer
+        decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
+    assert len(set(decided)) == 1, [d[:2] for d in decided]
+
+
+@njit(cache=True)
+def _bards_deal_and_play(seed, tbl, pint, pflt, turns, order, tr, st, rng, ib, fb, ni, nf):
+    """Battle of the Bards' game 0 dealt and played (every seat's policy) for `turns` turns, then the next seat's
+    turn begun: its split's decision point. Whether the game goes on."""
+    BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False)
+    active = BE.play_turns(st, tbl, np.int64(0), turns, pint, pflt, rng, ib, fb, ni, nf, tr, False)
+    if not BE.game_goes_on(st):
+        return False
+    BE.begin_turn(st, active, fb, tr, False)
+    st[BS_ACTIVE] = active
+    return True
+
+
+def _bards_root(rules, seed, turns):
+    """(the root: a Position at the split after `turns` turns, everything the search scratch needs)."""
+    sc = from_dict({"game": "bards", "games": 1, "seed": seed, "players": 2, "rules": rules,
+                    "all_seats": {"policy": "search", "budget": 48}})
+    tbl, pint, pflt = sc.arms[0].encoded(BARDS)
+    rng, root, *_ = BL.scratch(tbl, pint, pflt)
+    going = _bards_deal_and_play(np.uint64(seed), tbl, pint, pflt, np.int64(turns), BE.NO_ORDER, BE.NO_TRACE,
+                                 root.st, rng, root.ib, root.fb, root.ni, root.nf)
+    return root, (tbl, pint, pflt), going
+
+
+def _bards_copy(root, scratch):
+    """A fresh search scratch whose root is a copy of `root` (the state and the engine scratch arrays as they
+    are at the decision point): nothing carried over from one search to the next."""
+    rng, fresh, sample, work, cand, sums, look, tree = BL.scratch(*scratch)
+    pos = fresh._replace(st=root.st.copy(), ib=root.ib.copy(), fb=root.fb.copy(), ni=root.ni.copy(),
+                         nf=root.nf.copy())
+    return pos, sample, work, cand, look, tree
+
+
+@pytest.mark.parametrize("rollout", [ROLLOUT_DEFAULT, ROLLOUT_RANDOM])
+@pytest.mark.parametrize("rules, seed, turns", [({}, 1, 0), ({}, 2, 1), ({}, 5, 2),
+                                                ({"deck": "extended", "copies": "double"}, 3, 4),
+                                                ({"deck": "extended", "copies": "double"}, 4, 7)])
+def test_bards_search_decides_the_same_whatever_the_hidden_cards(rules, seed, turns, rollout):
+    """The draw pile's order (all a splitting seat cannot see) dealt otherwise by the contract's own redeal:
+    the same split, the same draws and the same tree."""
+    root, scratch, going = _bards_root(rules, seed, turns)
+    seat = root.st[BS_ACTIVE]
+    assert going and seat == turns % 2
+    pos, sample, work, cand, look, tree = _bards_copy(root, scratch)
+    assert BOPS.decisions(pos, seat, new_streams(1, 0, 3), cand, look) >= 3  # a real choice (all 30 splits)
+    decided = []
+    for other_deal in range(4):
+        pos, sample, work, cand, look, tree = _bards_copy(root, scratch)
+        if other_deal:  # the hidden cards dealt again (the contract's own redeal, on an unrelated stream)
+            BOPS.begin_search(root, seat, sample, work, look)
+            BOPS.redeal(root, seat, new_streams(1000 + other_deal, 0, 3), pos, look)
+            assert not np.array_equal(pos.st, root.st)
+            pos, sample, work, cand, look, tree = _bards_copy(pos, scratch)
+        rng = new_streams(seed, 7, 3)
+        best = BL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(1), rng, cand, tree, sample, work,
+                              look)
         decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
     assert len(set(decided)) == 1, [d[:2] for d in decided]

@@ -8,6 +8,7 @@ from analyzer.games.bards import state as S
 from analyzer.games.bards import trace as T
 from analyzer.games.bards.events import EVENTS
 from analyzer.games.bards.seats import GREEDY_DEFAULTS, encode_seat, params
+from analyzer.games.search.tree import ROLLOUTS
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 
 
@@ -36,6 +37,20 @@ POLICIES = (
                      "every one); cost grows linearly", 1, 256),
                Param("horizon", "int", 1, "turns each playout runs after the current one (0 = to the end of the "
                      "game); an unfinished playout scores its score margin", 0, 50))),
+    Policy("search", S.SP_SEARCH,
+           "information-set Monte Carlo tree search (docs/bards.md, \"search\"): each of `budget` iterations "
+           "reshuffles the draw pile (and deals the opponent's hand from it), walks one tree of its own and the "
+           "opponent's splits (all 30, greedy's first) by UCB, adds a node and plays on with `rollout`; it makes "
+           "the most visited split. It plays, chooses and sets up as greedy",
+           GREEDY_DEFAULTS + (
+               Param("budget", "int", 256, "search only: iterations per split (the skill knob); cost grows "
+                     "linearly", 1, 100000),
+               Param("c", "float", 0.7, "search only: UCB exploration (outcomes scaled to 0..1)", 0.0, 10.0),
+               Param("rollout", "choice", "greedy", "search only: how each iteration plays on from the tree's new "
+                     "node: 'greedy' (greedy at its default parameters for both seats) or 'random' (uniform over "
+                     "the 30 splits, both seats playing their groups as greedy)", choices=ROLLOUTS),
+               Param("horizon", "int", 1, "search only: turns each rollout runs after the decided one (0 = to the "
+                     "end of the game); an unfinished rollout scores its score margin", 0, 50))),
 )
 
 

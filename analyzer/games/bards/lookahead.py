@@ -35,36 +35,44 @@ from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.search_ops import (
     DECISION_WIDTH, N_SPLITS, Position, end_turn_once, finish_game_once, new_look, split_once)
 from analyzer.games.bards.seats import greedy_at_defaults
-from analyzer.games.bards.state import I_HORIZON, I_SAMPLES, I_SPLIT, S_ACTIVE, SP_LOOKAHEAD, pile_left
+from analyzer.games.bards.state import (
+    I_BUDGET, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, SP_LOOKAHEAD, SP_SEARCH, pile_left)
 from analyzer.games.search import specialise
+from analyzer.games.search.tree import new_tree
 from analyzer.threads import run_in_blocks
 
 SEARCH = specialise(search_ops, "bards")
-search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+search_lookahead = SEARCH.lookahead  # (module-level names: numba reads jitted callees from globals)
+search_tree = SEARCH.ismcts
 
 EDGE = 0  # greedy's split (decision 0) has no margin: any better sum wins
 
 
 def uses_lookahead(pint):
-    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
-    return bool((pint[:, I_SPLIT] == SP_LOOKAHEAD).any())
+    """True if some seat of this encoded configuration plays lookahead or search (then the lookahead kernel
+    runs)."""
+    return bool(np.isin(pint[:, I_SPLIT], (SP_LOOKAHEAD, SP_SEARCH)).any())
 
 
 @helper(inline="always")  # small: a function of its own was one more layer to compile
-def _searched_split(pint, rng, active, root, sample, work, cand, sums, look):
-    """A lookahead seat's split, by the search on the game at this decision point (the root)."""
+def _searched_split(pint, pflt, rng, active, root, sample, work, cand, sums, look, tree):
+    """A lookahead or search seat's split, by the search on the game at this decision point (the root)."""
     root.st[S_ACTIVE] = active
-    # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
-    samples = pint[active, I_SAMPLES] if pile_left(root.st) >= 2 else np.int64(1)
-    best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample, work,
-                            look)
+    if pint[active, I_SPLIT] == SP_SEARCH:
+        best = search_tree(root, pint[active, I_BUDGET], pflt[active, P_C], pint[active, I_ROLLOUT],
+                           pint[active, I_HORIZON], rng, cand, tree, sample, work, look)
+    else:
+        # a pile of fewer than two cards has one order: one redeal stands for all (nor draws any more keys)
+        samples = pint[active, I_SAMPLES] if pile_left(root.st) >= 2 else np.int64(1)
+        best = search_lookahead(root, samples, pint[active, I_HORIZON], np.int64(EDGE), rng, cand, sums, sample,
+                                work, look)
     return cand[best, 0]
 
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng, root, sample, work, cand, sums,
-             look):
-    """engine.run with lookahead seats deciding their splits by the search; the other seats' splits and
+             look, tree):
+    """engine.run with lookahead and search seats deciding their splits by the search; the other seats' splits and
     everything else are engine.run's (tests/test_bards_lookahead.py checks that other policies play here
     exactly as in engine.run). root: the real game's state, scratch and policies."""
     st, ib, fb, ni, nf = root.st, root.ib, root.fb, root.ni, root.nf
@@ -74,8 +82,8 @@ def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng,
         active = np.int64(0)
         while game_goes_on(st):
             begin_turn(st, active, fb, tr, on)
-            if pint[active, I_SPLIT] == SP_LOOKAHEAD:
-                up = _searched_split(pint, rng, active, root, sample, work, cand, sums, look)
+            if pint[active, I_SPLIT] == SP_LOOKAHEAD or pint[active, I_SPLIT] == SP_SEARCH:
+                up = _searched_split(pint, pflt, rng, active, root, sample, work, cand, sums, look, tree)
             else:
                 up = split_once(st, tbl, active, pint, pflt, rng, fb, ni, nf)
             active = end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
@@ -87,15 +95,17 @@ def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng,
 def scratch(tbl, pint, pflt):
     """run_look's arrays after `on`, allocated once per block of games or traced game: the real game's random
     state and its position (engine.scratch, its policies); sample and work (greedy at its defaults for both
-    seats, one scratch between them); the candidates and their sums; search_ops' look."""
+    seats, one scratch between them); the candidates and their sums; search_ops' look; the tree search's tree
+    (for the largest budget of a search seat; one node when none)."""
     st, rng, ib, fb, ni, nf = E.scratch()
     root = Position(st, ib, fb, ni, nf, pint, pflt)
     gpint, gpflt = greedy_at_defaults()
     sst, _, sib, sfb, sni, snf = E.scratch()
     sample = Position(sst, sib, sfb, sni, snf, gpint, gpflt)
     work = Position(np.empty_like(sst), sib, sfb, sni, snf, gpint, gpflt)
+    budget = max([int(pint[s, I_BUDGET]) for s in range(2) if pint[s, I_SPLIT] == SP_SEARCH], default=0)
     return (rng, root, sample, work, np.zeros((N_SPLITS, DECISION_WIDTH), dtype=np.int64),
-            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl))
+            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl), new_tree(budget, DECISION_WIDTH, N_SPLITS))
 
 
 def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):

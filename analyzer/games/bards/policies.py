@@ -31,7 +31,7 @@ from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS
 from analyzer.games.bards.events import RS_CHOSEN, RS_END, RS_EXCUSE, RS_FORCED
 from analyzer.games.bards.state import (
     CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
-    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM,
+    P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM, SP_SEARCH,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
 from analyzer import rng as random_streams
@@ -937,7 +937,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
     group_values(st, tbl, s, hand, pr, vs, ALL_GROUPS, ni, nf)
     group_values(st, tbl, c, hand, pr, vc, ALL_GROUPS, ni, nf)
     cache[C_GV] = 1.0
-    if code == SP_GREEDY or code == SP_LOOKAHEAD:  # (greedy's split: the lookahead's first candidate)
+    if code == SP_GREEDY or code == SP_LOOKAHEAD or code == SP_SEARCH:  # (greedy's: the searches' first candidate)
         ch = pint[s, I_CHOOSE]
         sum_c = 0.0
         sum_s = 0.0

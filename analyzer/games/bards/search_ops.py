@@ -189,3 +189,27 @@ def new_look(tbl):
     """A scratch `look` (allocated once per block of games or traced game): the pool holds a hand and the pile."""
     return Look(tbl, np.zeros(tbl.shape[0] + 5, dtype=np.int64), np.zeros(6, dtype=np.uint64),
                 np.zeros((1, N_COLS), dtype=np.int64), np.zeros((1, TRACE_WIDTH), dtype=np.int64))
+
+
+@njit(cache=True)
+def reached(pos, stop):
+    """Whether the position is past the last turn `stop` (stop_after's; the tree search's random rollouts stop
+    there, as playout does)."""
+    return pos.st[S_TURN] > stop
+
+
+@njit(cache=True)
+def sort_unseen(root, seat, look):
+    """The unseen cards (card ids, gathered by begin_search: the other seat's hand if the split is not seat's,
+    and the draw pile) sorted: one set, whatever the draw pile's order. (An insertion sort of at most a deck's
+    cards, once per decision: numba's array sort cannot be typed in the kernel's no-allocation pipeline.)"""
+    st = root.st
+    pool = look.pool
+    u = st[S_N] - st[S_POS] + (5 if seat != st[S_ACTIVE] else 0)
+    for i in range(1, u):
+        x = pool[i]
+        j = i - 1
+        while j >= 0 and pool[j] > x:
+            pool[j + 1] = pool[j]
+            j -= 1
+        pool[j + 1] = x

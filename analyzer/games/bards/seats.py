@@ -5,6 +5,7 @@ import numpy as np
 
 from analyzer.games.base import Param
 from analyzer.games.bards import state as S
+from analyzer.games.search.tree import ROLLOUTS
 
 PLAY_CHOICES = ("random", "greedy")
 CHOOSE_CHOICES = ("random", "face_up_at_least", "expected")
@@ -52,11 +53,14 @@ def encode_seat(code, p, pint_row, pflt_row):
     pint_row[S.I_SETUP] = SETUP_CHOICES.index(p["setup"])
     pint_row[S.I_SAMPLES] = p.get("samples", 0)
     pint_row[S.I_HORIZON] = p.get("horizon", 0)
+    pint_row[S.I_BUDGET] = p.get("budget", 0)
+    pint_row[S.I_ROLLOUT] = ROLLOUTS.index(p.get("rollout", "greedy"))
     pflt_row[S.P_CONCLUDE_AT] = float(p["conclude_at"])
     pflt_row[S.P_HOPE] = float(p["hope"])
     pflt_row[S.P_MEME_KEEP] = float(p["meme_keep"])
     pflt_row[S.P_THRESHOLD] = float(p["face_up_threshold"])
     pflt_row[S.P_SPITE] = float(p["spite"])
+    pflt_row[S.P_C] = float(p.get("c", 0.0))
 
 
 def greedy_at_defaults():

@@ -99,13 +99,14 @@ STATE = Layout("Battle of the Bards' state", [
 STATE.define(globals())
 
 # --- encoded policy arrays -------------------------------------------------------------------
-# pint[seat] = split policy, play, choose, setup codes, the lookahead's samples and horizon (lookahead.py);
-# pflt[seat] = numeric parameters
-I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP, I_SAMPLES, I_HORIZON = range(6)
-N_INT = 6
-P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_THRESHOLD, P_SPITE = range(5)
-N_FLT = 5
-SP_RANDOM, SP_BALANCED, SP_GREEDY, SP_BAIT, SP_LOOKAHEAD = range(5)
+# pint[seat] = split policy, play, choose, setup codes, the lookahead's and the search's horizon, the lookahead's
+# samples, the search's budget and rollout (lookahead.py); pflt[seat] = numeric parameters (P_C: the search's c)
+I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP, I_SAMPLES, I_HORIZON, I_BUDGET, I_ROLLOUT = range(8)
+N_INT = 8
+P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_THRESHOLD, P_SPITE, P_C = range(6)
+N_FLT = 6
+# SP_LOOKAHEAD and SP_SEARCH split by lookahead.py's kernel (the search driver's lookahead and ismcts)
+SP_RANDOM, SP_BALANCED, SP_GREEDY, SP_BAIT, SP_LOOKAHEAD, SP_SEARCH = range(6)
 PL_RANDOM, PL_GREEDY = range(2)
 CH_RANDOM, CH_AT_LEAST, CH_EXPECTED = range(3)
 SU_RANDOM, SU_GREEDY = range(2)
