@@ -8,7 +8,12 @@ pieces (_open_round, _deal, _bidding, raise_bid, _settle, fewest): every rule is
   the house rule, drawn from the playouts' random state).
 - a decision row: (bid key,): count * 4 + instrument, or -1 to challenge.
 - what a seat sees: its own hand, every hand's size, the standing bid and who made it, who dealt; it cannot see
-  the other hands and the rest of the deck (redeal shuffles every deck position but its own hand's stretch).
+  the other hands and the rest of the deck (redeal shuffles every deck position but its own hand's stretch;
+  for the tree search, sort_unseen first sorts those cards, so its redeals depend only on what it has seen).
+- any seat: decisions and apply serve every seat at any position below the root (the tree search's
+  opponents, on a redeal of their own): decisions reads the seat's own counted hand and its threshold row of
+  that position, apply moves to the next seat to move, or settles the round (the next round is dealt when a
+  search function first needs it, to_move already naming its starter).
   It does not remember earlier rounds, nor read the bids as evidence about the hands.
 - the playouts: every seat plays threshold at its default parameters (from the table block encode built for a
   lookahead seat, or without a table from the probability table), on the random state in look.
@@ -330,3 +335,17 @@ def score(pos, seat, look):
         if p != seat:
             other = min(other, hand[p])
     return (other - hand[seat]) * (WIN // look.rules[R_FINISH])
+
+
+@njit(cache=True)
+def reached(pos, stop):
+    """Whether `stop` rounds (stop_after's) are settled: the tree search's random rollouts stop there (between
+    rounds, or in the next round if the tree itself went past the horizon)."""
+    return pos.at[AT_ROUNDS] >= stop
+
+
+@njit(cache=True)
+def sort_unseen(root, seat, look):
+    """The unseen cards (card types, gathered by begin_search: every deck position but seat's hand's stretch)
+    sorted: the other hands' and the rest of the deck's cards as one multiset, whatever their arrangement."""
+    look.pool[:root.stack.shape[0] - root.hand[seat]].sort()
