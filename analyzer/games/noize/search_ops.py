@@ -30,7 +30,7 @@ from numba import njit
 
 from analyzer.games.layout import Layout, col
 from analyzer.games.noize.engine import (
-    GROUPIE, N_INST, R_BLUFF, R_FINISH, R_SHUFFLE, R_START, _bidding, _deal, _min_legal, _next_seat,
+    GROUPIE, N_INST, N_TYPES, R_BLUFF, R_FINISH, R_SHUFFLE, R_START, _bidding, _deal, _min_legal, _next_seat,
     _open_round, _prefix_counts, _settle, fewest, p_holds, raise_bid, threshold_move)
 from analyzer.games.noize.events import BID_PLAIN
 from analyzer.rng import GOLDEN, mix64, shuffle
@@ -347,5 +347,14 @@ def reached(pos, stop):
 @njit(cache=True)
 def sort_unseen(root, seat, look):
     """The unseen cards (card types, gathered by begin_search: every deck position but seat's hand's stretch)
-    sorted: the other hands' and the rest of the deck's cards as one multiset, whatever their arrangement."""
-    look.pool[:root.stack.shape[0] - root.hand[seat]].sort()
+    sorted: the other hands' and the rest of the deck's cards as one multiset, whatever their arrangement. (In
+    place, one pass per card type: numba's array sort does not compile in this kernel's nopython pipeline.)"""
+    pool = look.pool
+    u = root.stack.shape[0] - root.hand[seat]
+    j = 0
+    for t in range(N_TYPES):
+        for i in range(j, u):
+            if pool[i] == t:
+                pool[i] = pool[j]
+                pool[j] = t
+                j += 1
