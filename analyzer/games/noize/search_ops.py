@@ -48,6 +48,8 @@ DECISION_POINT = Layout("a Bring the Noize search position's decision point (`at
     ("AT_IN_PLAY_CARDS", 1, "their packed counts per card type (engine._deal)"),
     ("AT_DEALT", 1, "1: this round is dealt and being bid; 0: it is settled and the next is not yet dealt"),
     ("AT_OVER", 1, "1: the game is over"),
+    ("AT_SEARCHER", 1, "in a redeal: the searching seat + 1 (decisions: the others play threshold's move); "
+                       "0 at the real game's root"),
 ], size_name="AT_SIZE")
 DECISION_POINT.define(globals())
 
@@ -151,7 +153,12 @@ def decisions(pos, seat, rng, cand, look):
     """The moves the lookahead weighs (docs/noize.md, "lookahead"): threshold's move (first: ties keep it),
     challenging (unless its own hand covers the bid), and for each instrument the lowest legal count, one and
     two more, and the count its own cards cover, each only if it could hold (no more than its own cards plus
-    the hidden cards). Draws nothing (threshold_move takes no random state)."""
+    the hidden cards). Draws nothing (threshold_move takes no random state).
+
+    In a redeal (below the tree search's root) any other seat than the searching one has one decision,
+    threshold's move on its own redealt hand: its node statistics would pool every redeal, so its replies
+    could not depend on its hand and a bluff would never be challenged for being one (docs/noize.md,
+    "search"). The lookahead calls decisions at the root only: unchanged."""
     if pos.at[AT_DEALT] == 0:
         _deal_next_round(pos, look)
     hand, cnt, at, table = pos.hand, pos.cnt, pos.at, look.table
@@ -164,6 +171,8 @@ def decisions(pos, seat, rng, cand, look):
     else:
         first = threshold_move(seat, cur, look.threshold_par, cnt, hand, start, hidden, table)
     m = _add(cand, 0, first)
+    if at[AT_SEARCHER] != 0 and at[AT_SEARCHER] != seat + 1:
+        return m
     if cur >= 0 and p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table) < 1.0:
         m = _add(cand, m, -1)
     for inst in range(N_INST):
@@ -238,6 +247,7 @@ def redeal(root, seat, rng, sample, look):
     sat[AT_IN_PLAY] = in_play
     sat[AT_IN_PLAY_CARDS] = in_play_cards  # (the sampled deck's)
     sat[AT_POS] = next_pos
+    sat[AT_SEARCHER] = seat + 1
 
 
 @njit(cache=True, inline="always")
