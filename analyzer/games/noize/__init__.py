@@ -40,8 +40,9 @@ POLICIES = (
     # the parameters' order is their column in par (lookahead.SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON)
     Policy("search", E.P_SEARCH,
            "information-set Monte Carlo tree search (docs/noize.md, \"search\"): each of `budget` iterations redeals "
-           "the cards it cannot see, walks one tree of its own and the other seats' candidate moves (the "
-           "lookahead's) by UCB, adds a node and plays on with `rollout`; it makes the most visited move",
+           "the cards it cannot see, walks one tree of its candidate moves (the lookahead's; the other seats "
+           "make threshold's move on their redealt hands) by UCB, adds a node and plays on with `rollout`; it "
+           "makes the most visited move",
            (Param("budget", "int", 256, "iterations per decision (the skill knob); cost grows "
                   "linearly", 1, 100000),
             Param("c", "float", 0.7, "UCB exploration (outcomes scaled to 0..1)", 0.0, 10.0),
