@@ -1,6 +1,6 @@
-"""The `search` policy never peeks: at a decision point, dealing the cards the seat cannot see otherwise (the
-other hands and the stock, each the same size; everything the seat has seen unchanged) leaves its decision,
-and every random number it drew, unchanged (issue 28)."""
+"""The `search` policy never peeks (The Distance, Bring the Noize, Battle of the Bards): at a decision point, dealing the cards the
+seat cannot see otherwise (the other hands and the stock, each the same size; everything the seat has seen
+unchanged) leaves its decision, and every random number it drew, unchanged (issue 28)."""
 import numpy as np
 import pytest
 from numba import njit
@@ -119,5 +119,76 @@ def test_bards_search_decides_the_same_whatever_the_hidden_cards(rules, seed, tu
         rng = new_streams(seed, 7, 3)
         best = BL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(1), rng, cand, tree, sample, work,
                               look)
+
+
+def _noize_root(players, hands, bids, seed):
+    """A Bring the Noize search root: a shuffled deck, hand sizes `hands` (each settled round gave its loser a
+    card: the rounds played follow, and the move tables are built for such hands only), this round
+    dealt (by search_ops itself) and `bids` raises made (each the first raising candidate), and its scratch."""
+    from analyzer.games.noize import GAME as NOIZE
+    from analyzer.games.noize import engine as NE
+    from analyzer.games.noize import lookahead as NL
+    from analyzer.games.noize import search_ops as NOPS
+
+    sc = from_dict({"game": "noize", "games": 1, "seed": seed, "players": players,
+                    "all_seats": {"policy": "search", "budget": 48}})
+    rules_ = sc.arms[0].rules
+    rounds = sum(hands) - players * rules_["start_cards"]
+    assert rounds >= 0 and min(hands) >= rules_["start_cards"] and max(hands) < rules_["finish_cards"]
+    rules, deck, pol, par, table, actions, seat_rows, first_hand = sc.arms[0].encoded(NOIZE)
+    moves_flat = actions.reshape(actions.size)
+
+    def scratch():
+        return NL._scratch(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+                           len(NOIZE.columns(players)))[1]
+
+    D = deck.shape[0]
+    stack = np.random.default_rng(seed).permutation(deck).astype(np.int64)
+    prefix = np.zeros(2 * D + 1, dtype=np.int64)
+    NE._prefix_counts(stack, D, prefix)
+    at = np.zeros(NOPS.AT_SIZE, dtype=np.int64)
+    at[NOPS.AT_STARTER] = seed % players  # this round's dealer (the next round's deal is search_ops')
+    at[NOPS.AT_POS] = (7 * seed) % D
+    at[NOPS.AT_ROUNDS] = rounds
+    root = NOPS.Position(stack, prefix, np.array(hands, dtype=np.int64), np.zeros((players, NE.N_TYPES), dtype=np.int64),
+                         np.zeros(players, dtype=np.int64), seat_rows, at)
+    sample, work, cand, sums, look, tree = scratch()
+    rng = new_streams(seed, 0, 1 + players)
+    NOPS.decisions(root, NOPS.to_move(root), rng, cand, look)  # deals the round
+    for _ in range(bids):
+        k = NOPS.decisions(root, NOPS.to_move(root), rng, cand, look)
+        raise_ = [i for i in range(k) if cand[i, 0] >= 0][0]
+        NOPS.apply(root, cand, raise_, look)
+    return root, scratch, NL, NOPS
+
+
+def _copy_position(pos):
+    return type(pos)(*(a.copy() for a in pos))
+
+
+@pytest.mark.parametrize("rollout, horizon", [(ROLLOUT_DEFAULT, 1), (ROLLOUT_RANDOM, 1), (ROLLOUT_DEFAULT, 0)])
+@pytest.mark.parametrize("players, hands, bids, seed", [
+    (2, (4, 4), 0, 1), (2, (6, 9), 1, 2), (3, (5, 4, 6), 2, 3), (4, (4, 5, 7, 4), 1, 4), (6, (2, 4, 3, 5, 2, 3), 3, 5)])
+def test_noize_search_decides_the_same_whatever_the_hidden_cards(players, hands, bids, seed, rollout, horizon):
+    root, scratch, NL, NOPS = _noize_root(players, hands, bids, seed)
+    seat = NOPS.to_move(root)
+    sample, work, cand, sums, look, tree = scratch()
+    assert root.at[NOPS.AT_DEALT] == 1 and root.at[NOPS.AT_OVER] == 0
+    assert NOPS.decisions(root, seat, new_streams(1, 0, 8), cand, look) >= 3  # a real choice
+    decided = []
+    for other_deal in range(4):
+        pos = _copy_position(root)
+        if other_deal:  # the hidden cards dealt again (the contract's own redeal, on an unrelated stream)
+            sample, work, cand, sums, look, tree = scratch()
+            NOPS.begin_search(root, seat, sample, work, look)
+            NOPS.redeal(root, seat, new_streams(1000 + other_deal, 0, 8), pos, look)
+            assert not np.array_equal(pos.stack, root.stack)
+            assert np.array_equal(pos.cnt[seat], root.cnt[seat]) and np.array_equal(pos.hand, root.hand)
+        sample, work, cand, sums, look, tree = scratch()
+        rng = new_streams(seed, 7, 1 + players)
+        best = NL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(horizon), rng, cand, tree, sample,
+                              work, look)
+        # the decision, every random number drawn, and the whole tree (its nodes' visits and values): the same
+        # search, not only the same answer
         decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
     assert len(set(decided)) == 1, [d[:2] for d in decided]

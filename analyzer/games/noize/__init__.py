@@ -9,6 +9,7 @@ from analyzer.games.noize import kernels as K
 from analyzer.games.noize import rules as R
 from analyzer.games.noize import trace as T
 from analyzer.games.noize.events import EVENTS
+from analyzer.games.search.tree import ROLLOUTS
 
 POLICIES = (
     Policy("random", E.P_RANDOM,
@@ -36,6 +37,21 @@ POLICIES = (
                   "every one); cost grows linearly", 1, 256),
             Param("horizon", "int", 1, "rounds each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500))),
+    # the parameters' order is their column in par (lookahead.SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON)
+    Policy("search", E.P_SEARCH,
+           "information-set Monte Carlo tree search (docs/noize.md, \"search\"): each of `budget` iterations redeals "
+           "the cards it cannot see, walks one tree of its candidate moves (the lookahead's; the other seats "
+           "make threshold's move on their redealt hands) by UCB, adds a node and plays on with `rollout`; it "
+           "makes the most visited move",
+           (Param("budget", "int", 256, "iterations per decision (the skill knob); cost grows "
+                  "linearly", 1, 100000),
+            Param("c", "float", 0.7, "UCB exploration (outcomes scaled to 0..1)", 0.0, 10.0),
+            Param("rollout", "choice", "greedy", "how each iteration plays on from the tree's new "
+                  "node: 'greedy' (every seat plays threshold at its default parameters, the lookahead's "
+                  "playout) or 'random' (uniform over the candidate moves)", choices=ROLLOUTS),
+            Param("horizon", "int", 1, "rounds each iteration runs, counting the current one (0 = to "
+                  "the end of the game); an unfinished one scores (fewest cards of another seat) minus (its own "
+                  "cards)", 0, 500))),
 )
 
 
@@ -50,7 +66,8 @@ def encode(rules, seats):
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):
         for j, p in enumerate(GAME.policy(s.policy).params):
-            par[i, j] = float(s.params[p.name])
+            v = s.params[p.name]
+            par[i, j] = p.choices.index(v) if p.kind == "choice" else float(v)
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
     # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
     actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)

@@ -26,7 +26,7 @@ bytes, every seat decides in play from the probability table (`engine.decide`): 
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import (FIELD, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE,
+from analyzer.games.noize.engine import (FIELD, N_TYPES, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE,
                                          THRESHOLD_DEFAULTS, count_bits, first_hands, hand_index, threshold_move)
 
 MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)
@@ -69,10 +69,11 @@ def scalar_only(n):
 
 def _parameter_sets(pol, par):
     """The distinct (challenge_below, compare_raise) of the threshold seats, and each seat's set (-1: none). A
-    lookahead seat gets threshold's default set: its own threshold move and every seat's in its playouts."""
+    lookahead or search seat gets threshold's default set: its own threshold move and every seat's in its
+    playouts."""
     sets, seat_set = [], []
     for s in range(pol.shape[0]):
-        if pol[s] == P_LOOKAHEAD:
+        if pol[s] == P_LOOKAHEAD or pol[s] == P_SEARCH:
             key = (THRESHOLD_DEFAULTS[TH_CHALLENGE_BELOW], THRESHOLD_DEFAULTS[TH_COMPARE])
         elif pol[s] == P_THRESHOLD:
             key = (par[s, TH_CHALLENGE_BELOW], par[s, TH_COMPARE])

@@ -38,8 +38,9 @@ RULES = Layout("Bring the Noize's rules array", [
 RULES.define(globals())
 
 # policy codes and their parameter columns. P_SCRIPT (tests only) plays par[seat, k] as its k-th
-# move: a bid key (count * 4 + instrument) or -1 to challenge. P_LOOKAHEAD: lookahead.py.
-P_RANDOM, P_THRESHOLD, P_SCRIPT, P_LOOKAHEAD = 0, 1, 2, 3
+# move: a bid key (count * 4 + instrument) or -1 to challenge. P_LOOKAHEAD (flat Monte Carlo) and P_SEARCH
+# (information-set tree search): lookahead.py.
+P_RANDOM, P_THRESHOLD, P_SCRIPT, P_LOOKAHEAD, P_SEARCH = 0, 1, 2, 3, 4
 RANDOM_MAX_RAISE = 0
 TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP, TH_COMPARE = 0, 1, 2, 3
 N_PARAMS = 4
@@ -415,11 +416,11 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
     seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting).
 
     hand_over: None (the default kernels: numba drops the branch), or anything else: then the bidding stops
-    before a P_LOOKAHEAD seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
+    before a P_LOOKAHEAD or P_SEARCH seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
     (lookahead.py) to decide it, raise_bid, and call _bidding again."""
     while True:
         if hand_over is not None:
-            if pol[seat] == P_LOOKAHEAD:
+            if pol[seat] == P_LOOKAHEAD or pol[seat] == P_SEARCH:
                 return cur, bidder, seat, bids, ne, True
         if seat_rows[seat] >= 0:
             # one load; a bid above the row (more cards than are in play) is challenged

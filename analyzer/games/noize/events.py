@@ -4,7 +4,7 @@ from analyzer.games.events import Enum, Event, Events, FlaggedSeats, Int, Kind, 
 from analyzer.games.noize.rules import CARD_NAMES, INSTRUMENTS
 
 # bid kinds in EV_BID: how the policy arrived at it (for audits of the policies, not the rules)
-BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM, BID_LOOKAHEAD = 0, 1, 2, 3, 4
+BID_PLAIN, BID_JUMP_BLUFF, BID_WEAK_BLUFF, BID_RANDOM, BID_LOOKAHEAD, BID_SEARCH = 0, 1, 2, 3, 4, 5
 
 
 class Card(Kind):
@@ -61,8 +61,8 @@ EVENTS = Events("Bring the Noize", 6, [
           ("instrument", INSTRUMENT, ""),
           ("policy_note", Enum({BID_PLAIN: "plain", BID_JUMP_BLUFF: "jump bluff",
                                 BID_WEAK_BLUFF: "weak-instrument bluff", BID_RANDOM: "random",
-                                BID_LOOKAHEAD: "lookahead"}),
-           "whether the policy meant it as a bluff (`lookahead`: a lookahead seat's bid)")),
+                                BID_LOOKAHEAD: "lookahead", BID_SEARCH: "search"}),
+           "whether the policy meant it as a bluff (`lookahead`, `search`: a lookahead or search seat's bid)")),
     Event("EV_CHALLENGE", "challenge", "the next player challenges the standing bid",
           ("challenger", Seat(), ""),
           ("bidder", Seat(), ""),

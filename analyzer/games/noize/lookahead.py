@@ -24,33 +24,41 @@ from numba import njit
 from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes, search_ops
 from analyzer.games.noize.engine import (
-    N_PARAMS, N_TYPES, P_LOOKAHEAD, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS,
+    N_PARAMS, N_TYPES, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS,
     _bidding, _deal, _open_round, _settle, begin_game, end_game, geometry_of, raise_bid)
 from analyzer.games.noize.engine import _scratch as _game_scratch
-from analyzer.games.noize.events import BID_LOOKAHEAD
+from analyzer.games.noize.events import BID_LOOKAHEAD, BID_SEARCH
 from analyzer.games.noize.search_ops import (
     AT_BIDDER, AT_BIDS, AT_CUR, AT_DEAL_POS, AT_DEALT, AT_IN_PLAY, AT_IN_PLAY_CARDS, AT_MOVER, AT_OVER, AT_POS,
     AT_ROUNDS, AT_SIZE, AT_STARTER, DECISION_WIDTH, MAXCAND, Look, Position)
 from analyzer.games.search import specialise
+from analyzer.games.search.tree import new_tree
 from analyzer.rng import new_streams, reset_streams
 from analyzer.threads import run_in_blocks
 
 LA_SAMPLES, LA_HORIZON = 0, 1  # a lookahead seat's parameter columns
+SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON = 0, 1, 2, 3  # a search seat's (SR_ROLLOUT: tree.ROLLOUTS' index)
 
 SEARCH = specialise(search_ops, "noize")
-search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+search_lookahead = SEARCH.lookahead  # (module-level names: numba reads jitted callees from globals)
+search_tree = SEARCH.ismcts
 
 
 def uses_lookahead(pol):
-    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
-    return bool((pol == P_LOOKAHEAD).any())
+    """True if some seat of this encoded configuration plays lookahead or search (then this kernel runs)."""
+    return bool(((pol == P_LOOKAHEAD) | (pol == P_SEARCH)).any())
 
 
 @njit(cache=True)
-def choose(seat, root, rng, par, search):
-    """The lookahead seat's move at the root position (its decision point written): (key, BID_LOOKAHEAD), key -1
-    to challenge. search: the scratch (sample, work, cand, sums, look)."""
-    sample, work, cand, sums, look = search
+def choose(seat, root, rng, pol, par, search):
+    """The lookahead or search seat's move at the root position (its decision point written): (key,
+    BID_LOOKAHEAD or BID_SEARCH), key -1 to challenge. search: the scratch (sample, work, cand, sums, look,
+    tree)."""
+    sample, work, cand, sums, look, tree = search
+    if pol[seat] == P_SEARCH:
+        best = search_tree(root, np.int64(par[seat, SR_BUDGET]), par[seat, SR_C], np.int64(par[seat, SR_ROLLOUT]),
+                           np.int64(par[seat, SR_HORIZON]), rng, cand, tree, sample, work, look)
+        return cand[best, 0], BID_SEARCH
     best = search_lookahead(root, np.int64(par[seat, LA_SAMPLES]), np.int64(par[seat, LA_HORIZON]), np.int64(0), rng,
                             cand, sums, sample, work, look)
     return cand[best, 0], BID_LOOKAHEAD
@@ -76,7 +84,7 @@ def _decision_point(at, starter, deal_pos, pos, rounds, cur, bidder, mover, bids
 @njit(cache=True, inline="always")  # one caller: run_look
 def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
                row_at, moves, out, trace, trace_on, root_at, search):
-    """engine._game with lookahead seats (never the plain bidding: a lookahead seat needs every hand counted)."""
+    """engine._game with lookahead or search seats (never the plain bidding: a lookahead seat needs every hand counted)."""
     n = rules[R_PLAYERS]
     finish = rules[R_FINISH]
     start = rules[R_START]
@@ -96,14 +104,14 @@ def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first
                                                        seat_rows, first_hand, moves_flat, row_at, power, trace, ne,
                                                        trace_on)
         cur, bidder, seat, bids = -1, -1, starter, 0
-        while True:  # the bidding, the lookahead seats' moves decided by the search
+        while True:  # the bidding, the lookahead and search seats' moves decided by the search
             cur, bidder, seat, bids, ne, waiting = _bidding(
                 n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
                 table, rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, True)
             if not waiting:
                 break
             _decision_point(root.at, starter, deal_pos, pos, rounds, cur, bidder, seat, bids, in_play, in_play_cards)
-            key, kind = choose(seat, root, rng, par, search)
+            key, kind = choose(seat, root, rng, pol, par, search)
             if key < 0:
                 break
             cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, col(R_BLUFF, n), trace, ne,
@@ -131,17 +139,21 @@ def run_look(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat,
 
 
 @njit(cache=True)
-def _scratch(rules, deck, pol, table, moves_flat, width, seat_rows, first_hand, row_width):
+def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, row_width):
     """The search's scratch, allocated once per chunk or traced game: the root's decision point, and (sample,
-    work, cand, sums, look) (search_ops' Positions and Look). The playouts' seats all play threshold with its
-    default parameters: from the table block encode built for them (the lookahead seats' rows), or, without a
-    table, from the probability table."""
+    work, cand, sums, look, tree) (search_ops' Positions and Look; tree: the tree search's, for the largest
+    budget of a search seat, one node when none). The playouts' seats all play threshold with its default
+    parameters: from the table block encode built for them (the lookahead and search seats' rows), or, without
+    a table, from the probability table."""
     n = pol.shape[0]
     D = deck.shape[0]
     rows = -1
+    budget = 0
     for s in range(n):
-        if pol[s] == P_LOOKAHEAD:
+        if pol[s] == P_LOOKAHEAD or pol[s] == P_SEARCH:
             rows = seat_rows[s]
+        if pol[s] == P_SEARCH:
+            budget = max(budget, np.int64(par[s, SR_BUDGET]))
     threshold_pol = np.full(n, P_THRESHOLD, dtype=np.int64)
     threshold_par = np.zeros((n, N_PARAMS), dtype=np.float64)
     for s in range(n):
@@ -161,7 +173,7 @@ def _scratch(rules, deck, pol, table, moves_flat, width, seat_rows, first_hand, 
                 np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
                 np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
-              look)
+              look, new_tree(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search
 
 
@@ -172,7 +184,7 @@ def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows,
     rng = new_streams(seed, game, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
     moves_flat = actions.reshape(actions.size)
-    root_at, search = _scratch(rules, deck, pol, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+    root_at, search = _scratch(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
                                out.shape[0])
     return run_look(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
                     moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves,
@@ -186,7 +198,7 @@ def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, acti
     rng = new_streams(seed, first_game + lo, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
     moves_flat = actions.reshape(actions.size)
-    root_at, search = _scratch(rules, deck, pol, table, moves_flat, actions.shape[1], seat_rows, first_hand,
+    root_at, search = _scratch(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
                                out.shape[1])
     dummy = np.zeros((1, 1), dtype=np.int64)
     run_look(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,

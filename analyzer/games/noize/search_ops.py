@@ -8,7 +8,12 @@ pieces (_open_round, _deal, _bidding, raise_bid, _settle, fewest): every rule is
   the house rule, drawn from the playouts' random state).
 - a decision row: (bid key,): count * 4 + instrument, or -1 to challenge.
 - what a seat sees: its own hand, every hand's size, the standing bid and who made it, who dealt; it cannot see
-  the other hands and the rest of the deck (redeal shuffles every deck position but its own hand's stretch).
+  the other hands and the rest of the deck (redeal shuffles every deck position but its own hand's stretch;
+  for the tree search, sort_unseen first sorts those cards, so its redeals depend only on what it has seen).
+- any seat: decisions and apply serve every seat at any position below the root (the tree search's
+  opponents, on a redeal of their own): decisions reads the seat's own counted hand and its threshold row of
+  that position, apply moves to the next seat to move, or settles the round (the next round is dealt when a
+  search function first needs it, to_move already naming its starter).
   It does not remember earlier rounds, nor read the bids as evidence about the hands.
 - the playouts: every seat plays threshold at its default parameters (from the table block encode built for a
   lookahead seat, or without a table from the probability table), on the random state in look.
@@ -25,7 +30,7 @@ from numba import njit
 
 from analyzer.games.layout import Layout, col
 from analyzer.games.noize.engine import (
-    GROUPIE, N_INST, R_BLUFF, R_FINISH, R_SHUFFLE, R_START, _bidding, _deal, _min_legal, _next_seat,
+    GROUPIE, N_INST, N_TYPES, R_BLUFF, R_FINISH, R_SHUFFLE, R_START, _bidding, _deal, _min_legal, _next_seat,
     _open_round, _prefix_counts, _settle, fewest, p_holds, raise_bid, threshold_move)
 from analyzer.games.noize.events import BID_PLAIN
 from analyzer.rng import GOLDEN, mix64, shuffle
@@ -43,6 +48,8 @@ DECISION_POINT = Layout("a Bring the Noize search position's decision point (`at
     ("AT_IN_PLAY_CARDS", 1, "their packed counts per card type (engine._deal)"),
     ("AT_DEALT", 1, "1: this round is dealt and being bid; 0: it is settled and the next is not yet dealt"),
     ("AT_OVER", 1, "1: the game is over"),
+    ("AT_SEARCHER", 1, "in a redeal: the searching seat + 1 (decisions: the others play threshold's move); "
+                       "0 at the real game's root"),
 ], size_name="AT_SIZE")
 DECISION_POINT.define(globals())
 
@@ -146,7 +153,12 @@ def decisions(pos, seat, rng, cand, look):
     """The moves the lookahead weighs (docs/noize.md, "lookahead"): threshold's move (first: ties keep it),
     challenging (unless its own hand covers the bid), and for each instrument the lowest legal count, one and
     two more, and the count its own cards cover, each only if it could hold (no more than its own cards plus
-    the hidden cards). Draws nothing (threshold_move takes no random state)."""
+    the hidden cards). Draws nothing (threshold_move takes no random state).
+
+    In a redeal (below the tree search's root) any other seat than the searching one has one decision,
+    threshold's move on its own redealt hand: its node statistics would pool every redeal, so its replies
+    could not depend on its hand and a bluff would never be challenged for being one (docs/noize.md,
+    "search"). The lookahead calls decisions at the root only: unchanged."""
     if pos.at[AT_DEALT] == 0:
         _deal_next_round(pos, look)
     hand, cnt, at, table = pos.hand, pos.cnt, pos.at, look.table
@@ -159,6 +171,8 @@ def decisions(pos, seat, rng, cand, look):
     else:
         first = threshold_move(seat, cur, look.threshold_par, cnt, hand, start, hidden, table)
     m = _add(cand, 0, first)
+    if at[AT_SEARCHER] != 0 and at[AT_SEARCHER] != seat + 1:
+        return m
     if cur >= 0 and p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table) < 1.0:
         m = _add(cand, m, -1)
     for inst in range(N_INST):
@@ -233,6 +247,7 @@ def redeal(root, seat, rng, sample, look):
     sat[AT_IN_PLAY] = in_play
     sat[AT_IN_PLAY_CARDS] = in_play_cards  # (the sampled deck's)
     sat[AT_POS] = next_pos
+    sat[AT_SEARCHER] = seat + 1
 
 
 @njit(cache=True, inline="always")
@@ -330,3 +345,26 @@ def score(pos, seat, look):
         if p != seat:
             other = min(other, hand[p])
     return (other - hand[seat]) * (WIN // look.rules[R_FINISH])
+
+
+@njit(cache=True)
+def reached(pos, stop):
+    """Whether `stop` rounds (stop_after's) are settled: the tree search's random rollouts stop there (between
+    rounds, or in the next round if the tree itself went past the horizon)."""
+    return pos.at[AT_ROUNDS] >= stop
+
+
+@njit(cache=True)
+def sort_unseen(root, seat, look):
+    """The unseen cards (card types, gathered by begin_search: every deck position but seat's hand's stretch)
+    sorted: the other hands' and the rest of the deck's cards as one multiset, whatever their arrangement. (In
+    place, one pass per card type: numba's array sort does not compile in this kernel's nopython pipeline.)"""
+    pool = look.pool
+    u = root.stack.shape[0] - root.hand[seat]
+    j = 0
+    for t in range(N_TYPES):
+        for i in range(j, u):
+            if pool[i] == t:
+                pool[i] = pool[j]
+                pool[j] = t
+                j += 1

@@ -44,7 +44,7 @@ def format_event(ev):
     if t == "deal":
         return f"  seat {ev['seat']} is dealt {len(ev['cards'])}: " + ", ".join(ev["cards"])
     if t == "bid":
-        note = "" if ev["policy_note"] in ("plain", "random", "lookahead") else f"   ({ev['policy_note']})"
+        note = "" if ev["policy_note"] in ("plain", "random", "lookahead", "search") else f"   ({ev['policy_note']})"
         return f"  seat {ev['seat']} bids {ev['count']} {ev['instrument']}{note}"
     if t == "challenge":
         return (f"  seat {ev['challenger']} challenges seat {ev['bidder']}'s bid of {ev['count']} "
