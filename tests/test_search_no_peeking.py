@@ -68,7 +68,13 @@ def _bards_deal_and_play(seed, tbl, pint, pflt, turns, order, tr, st, rng, ib, f
     """Battle of the Bards' game 0 dealt and played (every seat's policy) for `turns` turns, then the next seat's
     turn begun: its split's decision point. Whether the game goes on."""
     BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False)
-    active = BE.play_turns(st, tbl, np.int64(0), turns, pint, pflt, rng, ib, fb, ni, nf, tr, False)
+    active = np.int64(0)
+    for _ in range(turns):  # (engine.run's turn, as its pieces)
+        if not BE.game_goes_on(st):
+            break
+        BE.begin_turn(st, active, fb, tr, False)
+        up = BE.split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
+        active = BE.end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, False)
     if not BE.game_goes_on(st):
         return False
     BE.begin_turn(st, active, fb, tr, False)
