@@ -11,6 +11,7 @@ from analyzer.errors import ScenarioError
 from analyzer.games.fightsong import GAME
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import lookahead as LA
+from analyzer.games.fightsong import search_ops as SO
 from analyzer.scenario import from_dict
 from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.state import S_BASE, S_CNT, S_SIZE, S_TOP, hn_at
@@ -127,7 +128,7 @@ def test_lookahead_gives_up_a_point_to_deny_a_corner_in_a_fight_song_hand(tmp_pa
 
 
 def _memory_after_a_game(players, seed, game, policies, rules=None):
-    """One game played through the lookahead kernel's engine.run with its scratch (so its seats' memory is kept),
+    """One game played through the lookahead kernel (KERNEL.run) with its scratch (so its seats' memory is kept),
     the seats playing `policies`; returns the state arrays and the scratch at the game's end, and the encoding."""
     raw = {"game": "fightsong", "games": 1, "seed": seed, "players": players, "rules": rules or {},
            "seats": {str(s): {"policy": p} for s, p in enumerate(policies)}}
@@ -136,8 +137,7 @@ def _memory_after_a_game(players, seed, game, policies, rules=None):
     game_arrays = E.scratch(cfg)
     out = np.zeros((1, len(GAME.columns(players))), dtype=np.int64)
     look = LA._scratch(cfg, game_arrays[1], out.shape[1])
-    LA._compile_choose(game_arrays, cfg, look)
-    E.run(np.uint64(seed), game, 0, 1, cfg, out, E.NO_TRACE, False, *game_arrays, look, None)
+    LA.KERNEL.run(np.uint64(seed), game, 0, 1, cfg, out, E.NO_TRACE, False, *game_arrays, look, None)
     return game_arrays, look, enc
 
 
@@ -182,13 +182,14 @@ def test_a_redeal_keeps_what_the_seat_knows_and_moves_only_cards_it_does_not():
     known_by, ruled_out = look.known_by, look.ruled_out
     gp_kind = enc.tables.gp_kind
     n_gp, n_act = st[S_SIZE + STK_GP], st[S_SIZE + STK_ACT]
-    sst, srg, shand = (np.zeros_like(a) for a in (st, rg, hand))
     pool = np.zeros(len(rg), dtype=np.int64)
     offsets = {STK_GP: 0, STK_ACT: n_gp, STK_FS: n_gp + n_act}  # a stack's cards in known_by
     constrained = 0
     for seat in range(4):
         for _ in range(5):
-            LA._redeal(st, rg, hand, gp_kind, seat, rng, 1 + seat, sst, srg, shand, pool, known_by, ruled_out, True)
+            sst, srg, shand = st.copy(), rg.copy(), hand.copy()
+            SO.deal_unknown(st, rg, hand, gp_kind, seat, rng, 1 + seat, sst, srg, shand, pool, known_by, ruled_out,
+                            True)
             unknown_before, unknown_after, ruled = [], [], []
             for layer in range(2):
                 for o in range(4):
@@ -234,3 +235,22 @@ def test_lookahead_partners_beat_greedy_partners_head_to_head_with_seats_rotated
     share = wins.mean()
     half = 1.96 * wins.std(ddof=1) / len(wins) ** 0.5
     assert share - half > 0.5, (share, half)
+
+
+def test_a_scenario_without_lookahead_never_compiles_or_loads_the_lookahead_kernel():
+    """A default run and trace, in a fresh process, compile (or load) nothing of the lookahead: its kernel (the
+    engine's loop cloned with the decision bound in), its decision or the driver."""
+    import subprocess
+    import sys
+
+    code = ("import numpy as np\n"
+            "from analyzer.games.fightsong import GAME, lookahead as LA\n"
+            "from analyzer.scenario import from_dict\n"
+            "sc = from_dict({'game': 'fightsong', 'games': 50, 'seed': 1, 'players': 4})\n"
+            "out = np.zeros((50, len(GAME.columns(4))), dtype=np.int64)\n"
+            "GAME.run_batch(sc.arms[0].encoded(GAME), 1, 0, out)\n"
+            "GAME.play_traced(sc.arms[0].encoded(GAME), 1, 3)\n"
+            "print(len(LA.KERNEL.run.signatures), len(LA.KERNEL.play_board.signatures), len(LA.choose.signatures),\n"
+            "      len(LA.search_lookahead.signatures))\n")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert res.stdout.split() == ["0", "0", "0", "0"]

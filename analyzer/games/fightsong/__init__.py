@@ -5,7 +5,7 @@ import numpy as np
 from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import idle as I
-from analyzer.games.fightsong import lookahead as LA
+from analyzer.games.fightsong import kernels as K
 from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import trace as T
@@ -105,11 +105,9 @@ def encode(rules, seats):
 
 
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, tables, out):
-    """The batch (Game.run_batch passes the Config's fields); with a lookahead seat, the lookahead kernel
-    (compiled on first use; the default kernel never compiles it)."""
-    cfg = E.Config(rules, order_gp, order_act, order_fs, tables)
-    kernel = LA.batch_look if LA.uses_lookahead(tables.pol) else E.batch
-    kernel(seed, first_game, cfg, out)
+    """The batch (Game.run_batch passes the Config's fields): kernels.batch (with a lookahead seat, the lookahead
+    kernel)."""
+    K.batch(seed, first_game, E.Config(rules, order_gp, order_act, order_fs, tables), out)
 
 
 GAME = Game(

@@ -20,12 +20,15 @@ from analyzer.games.fightsong.events import (
     EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND, EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD,
     EV_RETURN, FSK_OPPORTUNITY, FSK_TIEBREAK, FSO_LOST, FSO_NO_POINT, FSO_TIE, FSO_WON, RET_FS_HAND, RET_FS_UNPLAYED,
     RET_HAND, STK_ACT, STK_FS, STK_GP, TRACE_FIXED)
+from analyzer.games.fightsong.memory import (
+    forget, observe_board, observe_fs_hand, observe_hand, observe_play, observe_return)
 from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
     MAXP, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
-    O_TSEAT, O_XSNAP, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit,
-    hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
+    O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND, RS_FS_PART,
+    RS_PENDING, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF,
+    S_SIZE, S_TOP, clear_hand, emit, hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
@@ -55,15 +58,6 @@ DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
 # cost 2% of a greedy game).
 Tables = namedtuple("Tables", ("gp_kind", "how", "score", "vers", "cval", "gtab", "lf", "deck_k", "pol", "par"))
 Config = namedtuple("Config", ("rules", "order_gp", "order_act", "order_fs", "tables"))
-# a lookahead playout's resume array (lookahead.py): what is still to be resumed (RESUME_HAND: the regular hand it
-# starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played, the number of
-# hands after which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's
-# kind, hand number (1..FS_MAX_HANDS), initiating teams and playing seats (bits); set by the playout: its end
-# condition (-1: stopped at its horizon) and winning teams (bits)
-RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART, RS_END, RS_WIN_MASK = \
-    range(10)
-N_RESUME = 10
-RESUME_HAND, RESUME_FS = 1, 2
 
 
 @njit(cache=True, inline="always")
@@ -178,11 +172,18 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
                         tr[k, TRACE_FIXED + i] = hand[layer, s, size - count + i]
 
 
+def choose_lookahead(st, hand, tab, rng, board, layer, seat, j, nplays, look):
+    """A lookahead seat's (kind, corner) for play j of the board: lookahead.choose, bound in the lookahead's kernel
+    (LOOKAHEAD_LOOP below). Here only the name: play_board reaches it only when given the lookahead's scratch."""
+    raise NotImplementedError("the lookahead's decision: play through lookahead.KERNEL")
+
+
 @njit(cache=True)
 def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
     """Play the board (tab: the run's Tables): play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
-    look: the lookahead's scratch (lookahead.py), which then decides for its seats and remembers what they see. The
+    look: the lookahead's scratch (search_ops.Look), given only in the lookahead's kernel (LOOKAHEAD_LOOP), where
+    choose_lookahead decides for its seats, and the seats' memory (memory.py) sees the board and the plays. The
     default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
     passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
     n = st[S_N]
@@ -196,7 +197,7 @@ def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
     for j in range(nplays):
         st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
     if look is not None:  # the lookahead's memory: the board is face up, each player sees her own hand
-        _lookahead.observe_board(look, st, hand, board, layer, nplays)
+        observe_board(look, st, hand, board, layer, nplays)
     for j in range(nplays):
         seat = st[O_SEQ + j]
         # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
@@ -204,10 +205,10 @@ def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
             kind, corner = decide(st, hand, gp_kind, score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k, pol,
                                   tab.par, rng, board, layer, seat, j, nplays)
         else:
-            kind, corner = _lookahead.choose(st, hand, tab, rng, board, layer, seat, j, nplays, look)
+            kind, corner = choose_lookahead(st, hand, tab, rng, board, layer, seat, j, nplays, look)
         card = hand_remove_kind(st, hand, gp_kind, layer, seat, kind)
         if look is not None:  # the lookahead's memory: every player sees the card played
-            _lookahead.observe_play(look, st, hand, gp_kind, score, tab.vers, tab.cval, board, layer, seat, card,
+            observe_play(look, st, hand, gp_kind, score, tab.vers, tab.cval, board, layer, seat, card,
                                     corner)
         st[O_TCARD + corner] = card
         st[O_TSEAT + corner] = seat
@@ -278,7 +279,7 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
         if on:
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS])
         if look is not None:  # where the game is, for a lookahead seat's playouts
-            _lookahead.observe_fs_hand(look, kind, k, init_mask, part_mask)
+            observe_fs_hand(look, kind, k, init_mask, part_mask)
         if look is None:
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
         else:
@@ -336,7 +337,7 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
                 card = hand[1, s, i_card]
                 put_bottom(st, rg, STK_GP, card)
                 if look is not None:
-                    _lookahead.observe_return(look, card)
+                    observe_return(look, card)
                 if ek >= 0:
                     tr[ek, TRACE_FIXED + back] = card
                 back += 1
@@ -405,7 +406,7 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     if look is None:
         play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
     else:
-        _lookahead.observe_hand(look, board)
+        observe_hand(look, board)
         play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays, look)
     # record the hand's points
     for j in range(nplays):
@@ -647,9 +648,10 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
     number of trace events, or -1 if the trace buffer was too small.
 
     look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
-    lookahead's scratch (its seats then decide by simulation); resume: a lookahead playout, which continues
-    the game in st, rg, hand from the start of the current board, a regular hand or a Fight Song hand (its
-    plays so far scripted), up to its horizon (lookahead.py)."""
+    lookahead's scratch, given only to the lookahead's kernel (LOOKAHEAD_LOOP's clone of run: its seats then decide
+    by simulation); resume: a lookahead playout (search_ops.playout), which continues the game in st, rg, hand
+    from the start of the current board, a regular hand or a Fight Song hand (its plays so far scripted), up to
+    its horizon."""
     rules = cfg.rules
     n = rules[R_PLAYERS]
     written = 0
@@ -663,7 +665,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
         if resume is None:
             begin(st, rg, hand, cfg, row, tr, on)
             if look is not None:  # the lookahead seats' memory starts empty
-                _lookahead.forget(look)
+                forget(look)
         while True:
             if resume is None:
                 board, nplays = play_hand(st, rg, hand, cfg, rng, row, tr, on, look, resume)
@@ -725,6 +727,8 @@ def batch(seed, first_game, cfg, out):
     run_in_blocks(play_block, out.shape[0], CHUNK, (seed, first_game), (cfg, out))
 
 
-# the lookahead policy's decision (lookahead.py, which builds on this module): compiled only into kernels
-# given its scratch (look), never into the default ones
-from analyzer.games.fightsong import lookahead as _lookahead  # noqa: E402
+
+# The lookahead's kernel (lookahead.py) is these functions, the game loop from run down to play_board, cloned with
+# choose_lookahead bound to the lookahead's decision (search.rebind): the engine never imports its lookahead (which
+# builds on it: its playouts are this module's run), and the default kernels, given no scratch, never reach it.
+LOOKAHEAD_LOOP = (run, play_hand, play_opportunities, check_end, fight_song_round, play_board)

@@ -6,7 +6,7 @@ import numpy as np
 
 from analyzer.games.base import plural, record_events
 from analyzer.games.fightsong import engine as E
-from analyzer.games.fightsong import lookahead as LA
+from analyzer.games.fightsong import kernels as K
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import state as S
 from analyzer.games.fightsong.events import EVENTS, board_id, gp_name, team_labels
@@ -55,8 +55,7 @@ def play_traced(encoded, seed, game_index, stacked=None):
     ctx = context(encoded)
     out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
     width = S.TRACE_FIXED + max(deck.n_gp, deck.n_act, deck.n_fs, 16)
-    play = LA.play_game_look if LA.uses_lookahead(cfg.tables.pol) else E.play_game
-    rows = record_events(lambda buf: play(np.uint64(seed), game_index, cfg, out, buf), 512, width)
+    rows = record_events(lambda buf: K.play_game(np.uint64(seed), game_index, cfg, out, buf), 512, width)
     return [EVENTS.decode(row, ctx) for row in rows], out
 
 

@@ -24,6 +24,13 @@ that stream per redeal: a game then depends only on (seed, game index), whatever
 The lookahead (flat Monte Carlo, driver.lookahead) uses all of them; the tree search (issue 28) will also
 call decisions and apply below the root, for any seat, so a game's `apply` must leave the position at the
 next decision of whichever seat (or at the end), as `to_move` then reports.
+
+A deferred apply: a game whose engine cannot resume a position within one of its steps may have `apply` script
+the decision instead, for the playout to make when it replays the step from its start (Fight Song: its engine
+resumes a board only from the board's first play, so apply writes the playouts' scripts). Such a position can
+be played out and scored, which is all the flat search asks of it; to_move reports the step's next scripted
+play, or -1 past the last; decisions is for positions the engine reached. The tree search will need such a
+game's engine to stop within the step (its search_ops docstring says so).
 """
 
 
@@ -67,7 +74,8 @@ def key_playouts(key, look):
 
 
 def apply(pos, cand, i, look):
-    """to_move(pos) makes decision cand[i]; pos moves on to the next decision of any seat, or the end."""
+    """to_move(pos) makes decision cand[i]; pos moves on to the next decision of any seat, or the end (or, a
+    deferred apply, the decision is scripted for the playout: above)."""
     return _stub(pos, cand, i, look)
 
 
