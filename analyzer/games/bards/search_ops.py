@@ -27,6 +27,7 @@ from analyzer.games.bards.engine import NO_STOP, begin_turn, end_turn, finish_ga
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.state import (
     N_COLS, O_HAND, O_PILE, S_ACTIVE, S_N, S_POS, S_SCORE, S_TURN, ST_SIZE, TRACE_WIDTH, winners)
+from analyzer.games.search.unseen import sort_first
 from analyzer.rng import GOLDEN, mix64, shuffle
 
 Position = namedtuple("Position", ("st", "ib", "fb", "ni", "nf", "pint", "pflt"))
@@ -201,15 +202,6 @@ def reached(pos, stop):
 @njit(cache=True)
 def sort_unseen(root, seat, look):
     """The unseen cards (card ids, gathered by begin_search: the other seat's hand if the split is not seat's,
-    and the draw pile) sorted: one set, whatever the draw pile's order. (An insertion sort of at most a deck's
-    cards, once per decision: numba's array sort cannot be typed in the kernel's no-allocation pipeline.)"""
+    and the draw pile) sorted: one set, whatever the draw pile's order."""
     st = root.st
-    pool = look.pool
-    u = st[S_N] - st[S_POS] + (5 if seat != st[S_ACTIVE] else 0)
-    for i in range(1, u):
-        x = pool[i]
-        j = i - 1
-        while j >= 0 and pool[j] > x:
-            pool[j + 1] = pool[j]
-            j -= 1
-        pool[j + 1] = x
+    sort_first(look.pool, st[S_N] - st[S_POS] + (5 if seat != st[S_ACTIVE] else 0))
