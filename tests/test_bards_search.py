@@ -120,7 +120,7 @@ def test_redeal_deals_again_only_what_the_seat_has_not_seen(seat):
 def test_the_search_never_changes_the_real_game_and_chooses_a_split():
     root, _, tbl = _position(seed=4)
     rng_pos = new_streams(4, 0, 3)
-    rng, sample, work, cand, sums, look = (rng_pos,) + LA.scratch(tbl, root.pint, root.pflt)[2:]
+    rng, sample, work, cand, sums, look = (rng_pos,) + LA.scratch(tbl, root.pint, root.pflt)[2:7]
     before = root.st.copy()
     best = LA.search_lookahead(root, 3, 1, 0, rng, cand, sums, sample, work, look)
     assert np.array_equal(root.st, before)
