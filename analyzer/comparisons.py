@@ -324,8 +324,8 @@ def strength_rungs(sc):
         budgets = spec.get("budgets", list(DEFAULT_BUDGETS))
         param = search.param("budget")
         allowed = (f"must be a list of distinct whole numbers from {param.low:,} to {param.high:,} (search "
-                   f"iterations per decision), e.g. [16, 64, 256]")
-        if not isinstance(budgets, list) or not budgets:
+                   f"iterations per decision), e.g. [16, 64, 256], or [] for the rungs alone")
+        if not isinstance(budgets, list):
             raise ScenarioError(sc.source, "strength.budgets", budgets, allowed)
         for i, b in enumerate(budgets):
             if isinstance(b, bool) or not isinstance(b, int) or not param.low <= b <= param.high:

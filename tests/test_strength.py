@@ -110,7 +110,7 @@ def test_pairing_counts_match_a_replay_of_their_games(players):
     (rung j) player won, counted game by game from the arms' result rows (a game nobody won: half)."""
     raw = {"game": "noize", "games": 150, "seed": 11, "players": players,
            "strength": {"rungs": [{"policy": "random"}, {"policy": "threshold"},
-                                  {"label": "bluffer", "policy": "threshold", "bluff": 0.3}]}}
+                                  {"label": "bluffer", "policy": "threshold", "bluff": 0.3}], "budgets": []}}
     sc = from_dict(raw)
     result = runner.run(sc, progress=False, threads=1)
     comp = sc.comparison
@@ -139,7 +139,7 @@ def test_pairing_counts_match_a_replay_of_their_games(players):
 
 def test_stop_until_decided_looks_at_every_pairing():
     raw = {"game": "noize", "seed": 3, "players": 2,
-           "strength": {"rungs": [{"policy": "random"}, {"policy": "threshold"}]},
+           "strength": {"rungs": [{"policy": "random"}, {"policy": "threshold"}], "budgets": []},
            "stop": {"max_games": 4_000, "min_games": 200, "until": "decided", "equivalence": 2.0}}
     sc = from_dict(raw)
     result = runner.run(sc, progress=False, threads=1)
@@ -218,7 +218,7 @@ def test_a_settled_pairing_stops_while_the_others_play_on():
     on to max_games; the same counts whatever the threads."""
     raw = {"game": "noize", "seed": 5, "players": 2,
            "strength": {"rungs": [{"policy": "random"}, {"policy": "threshold"},
-                                  {"label": "threshold 2", "policy": "threshold"}]},
+                                  {"label": "threshold 2", "policy": "threshold"}], "budgets": []},
            "stop": {"max_games": 1_600, "min_games": 200, "until": "decided", "equivalence": 0.5}}
     results = [runner.run(from_dict(raw), progress=False, threads=t) for t in (1, 2)]
     for result in results:
