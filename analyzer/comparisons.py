@@ -46,7 +46,7 @@ def merge(base: dict, over: dict) -> dict:
 
 
 def _strip(raw):
-    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder", "strength")}
+    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder", "strength", "skill")}
 
 
 def _rotated(seats, r):
@@ -379,6 +379,105 @@ def _groups_from_strength(sc, base):
     return groups
 
 
+SKILL_KEYS = ("levels",)
+MAX_LEVELS = 8
+
+
+def skill_levels(sc):
+    """(labels, seat specs) of [skill] levels, weakest first: each a policy name ("greedy"), a name with a budget
+    ("search:64": the policy's `budget` parameter), or a table of policy parameters (with an optional label)."""
+    spec = sc.raw["skill"]
+    game = sc.game
+    if not isinstance(spec, dict):
+        raise ScenarioError(sc.source, "skill", spec, 'must be a table: [skill] levels = ["greedy", "search:64"]')
+    for k in spec:
+        if k not in SKILL_KEYS:
+            raise ScenarioError(sc.source, f"skill.{k}", spec[k], "unknown key; allowed: " + ", ".join(SKILL_KEYS))
+    levels = spec.get("levels", MISSING)
+    allowed = (f"must list 2 to {MAX_LEVELS} skill levels, weakest first: policy names, \"name:budget\" (e.g. "
+               f"\"search:64\") or tables of policy parameters; policies: "
+               + ", ".join(p.name for p in game.policies))
+    if not isinstance(levels, list) or not 2 <= len(levels) <= MAX_LEVELS:
+        raise ScenarioError(sc.source, "skill.levels", levels, allowed)
+    labels, specs = [], []
+    for i, level in enumerate(levels):
+        key = f"skill.levels[{i}]"
+        if isinstance(level, str):
+            name, colon, budget = level.partition(":")
+            seat = {"policy": name.strip()}
+            if colon:
+                pol = game.policy(seat["policy"])
+                if pol is not None and pol.param("budget") is None:
+                    raise ScenarioError(sc.source, key, level,
+                                        f"policy {pol.name!r} has no budget: give a table of its parameters, e.g. "
+                                        f"{{policy = \"{pol.name}\", label = \"...\", ...}}")
+                seat["budget"] = whole_number(budget.strip())
+                if seat["budget"] is None:
+                    raise ScenarioError(sc.source, key, level, "after the colon comes a whole number: the search "
+                                                               "budget (iterations per decision), e.g. \"search:64\"")
+            label = level.strip()
+        elif isinstance(level, dict):
+            seat = {k: v for k, v in level.items() if k != "label"}
+            label = level.get("label", seat.get("policy", f"level {i}"))
+            if not isinstance(label, str) or not label.strip():
+                raise ScenarioError(sc.source, f"{key}.label", label, "must be a non-empty string")
+        else:
+            raise ScenarioError(sc.source, key, level, allowed)
+        game.validate_seat(dict(seat), sc.source, key)
+        labels.append(label)
+        specs.append(seat)
+    for i, label in enumerate(labels):
+        if label in labels[:i]:
+            raise ScenarioError(sc.source, "skill.levels", levels, f"levels must differ ({label!r} twice; a table "
+                                                                   f"level may take label = \"...\")")
+    return labels, specs
+
+
+def _check_skill(sc):
+    """What [skill] combines with: a plain run, variants, a sweep, seat rotation; the levels set all_seats."""
+    raw = sc.raw
+    for key in ("policies", "ladder", "strength", "stop"):
+        if key in raw:
+            raise ScenarioError(sc.source, key, "(table)" if isinstance(raw[key], dict) else raw[key],
+                                "[skill] plays the scenario at each skill level: it combines with variants, a sweep "
+                                "and rotate_seats, not with a round-robin, a ladder, a strength curve or [stop] "
+                                "(give games)")
+    if "all_seats" in raw:
+        raise ScenarioError(sc.source, "all_seats", raw["all_seats"],
+                            "[skill] levels set the policy of every seat (all_seats) at each level: remove all_seats "
+                            "(seats the scenario names in [seats.N] keep their own policy)")
+    for i, v in enumerate(raw.get("variants") or []):
+        if isinstance(v, dict) and "all_seats" in v:
+            raise ScenarioError(sc.source, f"variants[{i}].all_seats", v["all_seats"],
+                                "[skill] levels set all_seats: a variant may change rules, players and [seats.N]")
+    sweep = raw.get("sweep")
+    if isinstance(sweep, dict):
+        for axis in ("x", "y"):
+            path = sweep.get(axis, {}).get("path") if isinstance(sweep.get(axis), dict) else None
+            if isinstance(path, str) and path.startswith("all_seats."):
+                raise ScenarioError(sc.source, f"sweep.{axis}.path", path,
+                                    "[skill] levels set all_seats: sweep rules, players or seats.<n>.<parameter>")
+
+
+def _groups_by_level(sc, groups):
+    """Every group (variant, sweep point, or the plain scenario) at every skill level, level by level: all_seats
+    is the level's policy. References: a level's first group is compared with the first level's (does the answer
+    change with skill, paired on the same deals), its other groups with its first (the usual comparison)."""
+    labels, specs = skill_levels(sc)
+    out, refs, group_levels = [], [], []
+    for li, (level, seat) in enumerate(zip(labels, specs)):
+        for gi, (label, graw, origin) in enumerate(groups):
+            graw = copy.deepcopy(graw)
+            graw["all_seats"] = dict(seat)
+            at = f"skill.levels[{li}]"  # (an error names the level, then the variant or sweep point)
+            out.append((level if len(groups) == 1 else f"{level}: {label}", graw, f"{at}, {origin}" if origin else f"{at}:"))
+            refs.append((None if li == 0 else 0) if gi == 0 else li * len(groups))
+            group_levels.append(li)
+    sc.comparison.update(levels=labels, level_seats=specs, group_levels=group_levels, per_level=len(groups),
+                         refs=refs, inner_labels=[label for label, _, _ in groups])
+    return out
+
+
 def expand(sc):
     raw = sc.raw
     present = [k for k in _COMPARISON_KEYS if k in raw]
@@ -391,6 +490,8 @@ def expand(sc):
     if "ladder" in raw and ("sweep" in raw or "policies" in raw):
         raise ScenarioError(sc.source, "ladder", "(table)", "a ladder combines with [[variants]] only, not with a "
                                                             "sweep or a round-robin")
+    if "skill" in raw:
+        _check_skill(sc)
     rotate = raw.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         raise ScenarioError(sc.source, "rotate_seats", rotate, "must be true or false")
@@ -413,6 +514,8 @@ def expand(sc):
     else:
         sc.comparison.update(kind="single")
         groups = [("baseline", base, "")]
+    if "skill" in raw:
+        groups = _groups_by_level(sc, groups)
     sc.comparison["rotate_seats"] = rotate
     arms = []
     for label, graw, origin in groups:
@@ -422,9 +525,10 @@ def expand(sc):
         except ScenarioError as e:  # say which variant, sweep point or pairing the bad value came from
             if not origin:
                 raise
-            raise e.renamed(key=f"{origin}.{e.key}" if origin.startswith("variants[") else f"{origin} {e.key}") from None
+            variant = origin.startswith("variants[") or origin.startswith("skill.levels[") and ", variants[" in origin
+            raise e.renamed(key=f"{origin}.{e.key}" if variant else f"{origin} {e.key}") from None
         if len(arms) + (players if rotate else 1) > MAX_ARMS:
-            raise ScenarioError(sc.source, next((k for k in ("sweep", "variants", "strength") if k in raw), "policies"),
+            raise ScenarioError(sc.source, next((k for k in ("sweep", "variants", "strength", "skill") if k in raw), "policies"),
                                 f"({len(groups)} configurations)",
                                 f"more than {MAX_ARMS:,} configurations to play on every deal (seat rotations "
                                 "included): split the question into smaller scenarios")

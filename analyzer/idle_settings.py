@@ -90,7 +90,23 @@ def _written_all_seats(sc):
 
 def _source_of(sc, gi):
     """A function: a path in group gi's scenario dict -> (the key the user wrote it under, its value), or None
-    for a value nobody wrote (a ladder's default rungs or field)."""
+    for a value nobody wrote (a ladder's default rungs or field, a skill level's defaults)."""
+    if "levels" not in sc.comparison:
+        return _source_in_group(sc, gi)
+    li, gi = divmod(gi, sc.comparison["per_level"])  # [skill]: the level's all_seats, then the group within it
+    inner = _source_in_group(sc, gi)
+    level = sc.raw["skill"]["levels"][li]
+
+    def source(path):
+        head, _, k = path.partition(".")
+        if head != "all_seats":
+            return inner(path)
+        return (f"skill.levels[{li}].{k}", level[k]) if isinstance(level, dict) and k in level else None
+    return source
+
+
+def _source_in_group(sc, gi):
+    """_source_of for a scenario without [skill] levels (or one level's groups)."""
     raw = sc.raw
     kind = sc.comparison.get("kind")
 

@@ -19,6 +19,7 @@ class GroupResult:
     arms: list
     summary: Summary
     reference: "GroupResult | None" = None  # the group its paired differences are taken from
+    level: str = ""  # with [skill]: the skill level that played (the label of skill.levels' entry)
 
 
 @dataclass
@@ -51,4 +52,7 @@ def group_results(sc: Scenario, tally: Tally):
               for label, arms, summary in zip(sc.groups, arm_groups(sc), tally.summaries)]
     for g, ref in zip(groups, tally.refs):
         g.reference = None if ref is None else groups[ref]
+    levels = sc.comparison.get("levels")
+    for g, li in zip(groups, sc.comparison.get("group_levels", ())):
+        g.level = levels[li]
     return groups

@@ -51,6 +51,7 @@ TOP_KEYS = {
     "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
     "ladder": "table: play every rung of a skill ladder against a field (rungs, field)",
     "strength": "table: the strength curve, every pair of rungs head to head (rungs, budgets, search)",
+    "skill": "table: play the scenario at each skill level (levels), mirror play: the level sets all_seats",
     "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
 }
 MAX_MARGIN = 50.0

@@ -11,7 +11,7 @@ import shutil
 from pathlib import Path
 
 from analyzer import __version__
-from analyzer.report import sections
+from analyzer.report import sections, skill
 from analyzer.report.blocks import Heading, to_html, to_markdown
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.strength import CSV_COLUMNS, strength_report
@@ -154,11 +154,12 @@ def write_csv(path, header, rows):
 def build_blocks(result, out, manifest):
     """(the report's blocks, the rows of summary.csv): the introduction, one group's sections or the
     comparison's, where every game's rows are (--keep-games), the manifest."""
-    blocks = sections.intro(result, out)
-    if result.scenario.comparison.get("kind") == "single" or len(result.groups) == 1:
-        blocks += sections.group_sections(result, result.groups[0], out, prefix="")
+    if "levels" in result.scenario.comparison:  # [skill]: the verdict by level first, each level's report below
+        blocks = skill.skill_sections(result, out) + sections.intro(result, out) + skill.level_details(result, out)
+    elif result.scenario.comparison.get("kind") == "single" or len(result.groups) == 1:
+        blocks = sections.intro(result, out) + sections.group_sections(result, result.groups[0], out, prefix="")
     else:
-        blocks += comparison_sections(result, out)
+        blocks = sections.intro(result, out) + comparison_sections(result, out)
     blocks += sections.parquet_section(result, out)
     blocks += sections.manifest_section(manifest)
     return blocks, sections.summary_rows(result)
@@ -186,7 +187,14 @@ def write_report(result, out_dir, command=None):
 
 def write_summary(result, rows, path):
     """summary.csv: every metric of every group with its interval (rows: build_blocks' second part)."""
+    by_label = {g.label: g for g in result.groups}
     deals = {g.label: g.summary.n for g in result.groups}  # (a strength curve's settled pairing played fewer)
-    write_csv(path, ["group", "metric", "label", "value", "ci_low", "ci_high", "diff_vs_baseline", "diff_low",
-                     "diff_high", "games", "partial"], (row + [deals.get(row[0], result.games), result.partial]
-                                                        for row in rows))
+
+    def framed(row):  # the group's skill level after its label, and the group its difference is from
+        g = by_label.get(row[0])
+        level = g.level if g is not None else ""
+        baseline = g.reference.label if g is not None and g.reference is not None else ""
+        return ([row[0], level] + row[1:6] + [baseline] + row[6:]
+                + [deals.get(row[0], result.games), result.partial])
+    write_csv(path, ["group", "level", "metric", "label", "value", "ci_low", "ci_high", "baseline", "diff_vs_baseline",
+                     "diff_low", "diff_high", "games", "partial"], (framed(row) for row in rows))

@@ -244,6 +244,36 @@ def _sweep_metric(result):
     return M.Metric(comp["metric_column"], comp["metric_column"], comp["metric_column"])
 
 
+def sweep_best(result):
+    """(the index of the sweep's best point, every point's target value with its interval)."""
+    metric = _sweep_metric(result)
+    vals = [M.value_ci(metric, g.summary, g.rotations) for g in result.groups]
+    values = np.array([v[0] for v in vals])
+    goal = result.scenario.comparison["goal"]
+    return int(np.nanargmax(values) if goal == "max" else np.nanargmin(values)), vals
+
+
+def sweep_gaps(result, best):
+    """(the points with exactly the best's target value on every deal, [(point, d, lo, hi)] for every other: how
+    far it is behind the best, paired deal by deal from the all-groups cross products; lo <= 0: as good at 95%)."""
+    groups = result.groups
+    goal = result.scenario.comparison["goal"]
+    metric = _sweep_metric(result)
+    scale = metric.scale / groups[best].rotations
+    s, xx = result.metric_sums.astype(float), result.metric_xtx.astype(float)
+    # sum of squared per-deal differences is zero: the same target value on every deal
+    same = [j for j in range(len(groups)) if j != best and xx[best, best] - 2 * xx[best, j] + xx[j, j] == 0]
+    gaps = []
+    for j in range(len(groups)):
+        if j == best or j in same:
+            continue
+        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], result.games,
+                            groups[0].summary.z)
+        d, lo, hi = d * scale, lo * scale, hi * scale
+        gaps.append((j, d, lo, hi) if goal == "max" else (j, -d, -hi, -lo))
+    return same, gaps
+
+
 def sweep_sections(result, out):
     sc = result.scenario
     comp = sc.comparison
@@ -255,23 +285,11 @@ def sweep_sections(result, out):
     b.append(Text(f"Swept: {swept}. Target: **{metric.label}** "
                   f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
                   f"deals, so points are compared game by game."))
-    vals = [M.value_ci(metric, g.summary, g.rotations) for g in groups]
+    best, vals = sweep_best(result)
     values = np.array([v[0] for v in vals])
-    best = int(np.nanargmax(values) if comp["goal"] == "max" else np.nanargmin(values))
-    # paired comparison of the best point with every other, from the all-groups cross products
-    n = result.games
-    scale = metric.scale / groups[best].rotations
-    s, xx = result.metric_sums.astype(float), result.metric_xtx.astype(float)
-    # sum of squared per-deal differences is zero: the same target value on every deal
-    same = [j for j in range(len(groups)) if j != best and xx[best, best] - 2 * xx[best, j] + xx[j, j] == 0]
+    same, gaps = sweep_gaps(result, best)
     ties, closest = [], None
-    for j in range(len(groups)):
-        if j == best or j in same:
-            continue
-        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], n, groups[0].summary.z)
-        d, lo, hi = d * scale, lo * scale, hi * scale
-        if comp["goal"] == "min":
-            d, lo, hi = -d, -hi, -lo
+    for j, d, lo, hi in gaps:
         if lo <= 0:
             ties.append(lit(groups[j].label))
         if closest is None or d < closest[1]:

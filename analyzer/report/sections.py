@@ -113,11 +113,16 @@ def intro(result, out):
                      p.help])
     b.append(Table(["rule setting", "value", "default", "meaning"], rows,
                    f"How the rules were read: see {docs_link(game, out)} for every ruling." if game.docs else ""))
+    levels = sc.comparison.get("levels")
+    named = {str(k) for k in (sc.raw.get("seats") or {})}  # (with [skill], these keep their own policy)
     rows = [[f"seat {s}" + (" (plays first)" if s == 0 else ""), seat.policy,
              ", ".join(f"{k} = {toml_value(v)}" for k, v in seat.params.items()) or "-"]
+            if levels is None or str(s) in named else
+            [f"seat {s}" + (" (plays first)" if s == 0 else ""), "the skill level's: " + ", ".join(levels), "-"]
             for s, seat in enumerate(base.seats)]
     b.append(Table(["seat", "policy", "parameters"], rows,
-                   "" if sc.comparison.get("kind") == "single" else "Baseline seats; the comparison below changes them."))
+                   "" if sc.comparison.get("kind") == "single" and levels is None else
+                   "Baseline seats; the comparison below changes them."))
     b += [Text(line, "warning") for line in sc.warnings]  # settings written that cannot change any game
     return b
 
