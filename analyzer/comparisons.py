@@ -433,29 +433,29 @@ def skill_levels(sc):
     return labels, specs
 
 
-def _check_skill(sc):
-    """What [skill] combines with: a plain run, variants, a sweep, seat rotation; the levels set all_seats."""
-    raw = sc.raw
+def check_skill(raw, source):
+    """What [skill] combines with (checked before the rest of the scenario is read): a plain run, variants, a sweep,
+    seat rotation; the levels set all_seats."""
     for key in ("policies", "ladder", "strength", "stop"):
         if key in raw:
-            raise ScenarioError(sc.source, key, "(table)" if isinstance(raw[key], dict) else raw[key],
+            raise ScenarioError(source, key, "(table)" if isinstance(raw[key], dict) else raw[key],
                                 "[skill] plays the scenario at each skill level: it combines with variants, a sweep "
                                 "and rotate_seats, not with a round-robin, a ladder, a strength curve or [stop] "
                                 "(give games)")
     if "all_seats" in raw:
-        raise ScenarioError(sc.source, "all_seats", raw["all_seats"],
+        raise ScenarioError(source, "all_seats", raw["all_seats"],
                             "[skill] levels set the policy of every seat (all_seats) at each level: remove all_seats "
                             "(seats the scenario names in [seats.N] keep their own policy)")
     for i, v in enumerate(raw.get("variants") or []):
         if isinstance(v, dict) and "all_seats" in v:
-            raise ScenarioError(sc.source, f"variants[{i}].all_seats", v["all_seats"],
+            raise ScenarioError(source, f"variants[{i}].all_seats", v["all_seats"],
                                 "[skill] levels set all_seats: a variant may change rules, players and [seats.N]")
     sweep = raw.get("sweep")
     if isinstance(sweep, dict):
         for axis in ("x", "y"):
             path = sweep.get(axis, {}).get("path") if isinstance(sweep.get(axis), dict) else None
             if isinstance(path, str) and path.startswith("all_seats."):
-                raise ScenarioError(sc.source, f"sweep.{axis}.path", path,
+                raise ScenarioError(source, f"sweep.{axis}.path", path,
                                     "[skill] levels set all_seats: sweep rules, players or seats.<n>.<parameter>")
 
 
@@ -490,8 +490,6 @@ def expand(sc):
     if "ladder" in raw and ("sweep" in raw or "policies" in raw):
         raise ScenarioError(sc.source, "ladder", "(table)", "a ladder combines with [[variants]] only, not with a "
                                                             "sweep or a round-robin")
-    if "skill" in raw:
-        _check_skill(sc)
     rotate = raw.get("rotate_seats", False)
     if not isinstance(rotate, bool):
         raise ScenarioError(sc.source, "rotate_seats", rotate, "must be true or false")

@@ -86,6 +86,8 @@ def build(raw: dict, source: str, flags=None) -> Scenario:
     if game is None:
         raise ScenarioError(source, "game", name, "must be one of " + ", ".join(toml_value(g) for g in game_names()))
     games = read_int(raw, "games", source, 1, MAX_GAMES) if "games" in raw or "stop" not in raw else None
+    if "skill" in raw:
+        comparisons.check_skill(raw, source)
     kind = next((k for k in ("strength", "ladder", "variants", "sweep", "policies") if k in raw), "single")
     stop = stopping.parse(raw, source, {"policies": "round_robin"}.get(kind, kind), games, flags or {})
     if stop is not None:

@@ -147,9 +147,14 @@ def _sweep_figures(views):
 
 
 def _fmt(fig: KeyFigure, cell):
-    return ci_text(fig.metric, *cell) if not fig.signed else (
-        f"{fig.metric.fmt_diff(cell[0])} ({fig.metric.fmt_diff(cell[1])} to {fig.metric.fmt_diff(cell[2])})"
-        if not math.isnan(cell[1]) else fig.metric.fmt_diff(cell[0]))
+    """A cell: the value with its unit, then its interval (the unit said once: "-5.0 pts (-5.7 to -4.3)")."""
+    if not fig.signed:
+        return ci_text(fig.metric, *cell)
+    v, lo, hi = (fig.metric.fmt_diff(x) for x in cell)
+    if math.isnan(cell[1]):
+        return v
+    unit = " pts" if v.endswith(" pts") else ""
+    return f"{v} ({lo.removesuffix(unit)} to {hi.removesuffix(unit)})"
 
 
 def _headline(fig: KeyFigure, levels):
@@ -165,7 +170,8 @@ def _headline(fig: KeyFigure, levels):
                      f"change with skill shown.")
         else:
             first, last = fig.cells[0][0], fig.cells[-1][0]
-            if fig.signed and first * last > 0:  # the same side of zero at both ends: it grows or shrinks
+            if fig.signed and first * last > 1e-12:  # the same side of zero at both ends: it grows or shrinks
+                # (an exact zero, e.g. a policy against itself with rotated seats, may carry a rounding error)
                 noun = "deficit" if first < 0 else "advantage"
                 words = f"the {noun} {'grows' if abs(last) > abs(first) else 'shrinks'} with skill"
             else:
