@@ -163,3 +163,26 @@ def test_a_level_table_parameter_that_cannot_change_a_game_warns():
                      "skill": {"levels": ["greedy", {"policy": "team", "partner_weight": 0.5}]}}, "my.toml")
     assert sc.warnings == ["Warning: my.toml: skill.levels[1].partner_weight = 0.5: has no effect: a 3-player game "
                            "has no partners"]
+
+
+def test_every_report_names_its_bots_and_places_them_on_a_known_strength_curve(tmp_path, monkeypatch):
+    from analyzer.report import skill_labels
+    from analyzer.report.blocks import plain
+    sc = from_dict({**NOIZE, "players": 2, "seats": {"1": {"policy": "random"}}})
+    [line] = skill_labels.skill_lines(sc)
+    assert plain(line.text).startswith("Skill of the bots: the seats play threshold, random. None plays search, the "
+                                "strongest policy of Bring the Noize")
+    curve = {"players": 2, "games": 500, "budgets": [16, 64], "saturation": "gaining",
+             "rungs": [{"label": "random", "seat": {"policy": "random"}, "rating": 0.0},
+                       {"label": "threshold", "seat": {"policy": "threshold"}, "rating": 250.0},
+                       {"label": "search 16", "seat": {"policy": "search", "budget": 16}, "rating": 300.0},
+                       {"label": "search 64", "seat": {"policy": "search", "budget": 64}, "rating": 420.5}]}
+    (tmp_path / "noize-2p.json").write_text(__import__("json").dumps(curve))
+    monkeypatch.setattr(skill_labels, "KNOWN_CURVES", tmp_path)
+    [line] = skill_labels.skill_lines(sc)
+    assert ("On the game's strength curve for 2 players (500 deals per pairing): threshold rates 170 Elo below "
+            "search 64; random rates 420 Elo below search 64; search is still gaining at 64") in plain(line.text)
+    # another player count has no known curve; a seat off the curve is said to be unmeasured
+    assert "strength curve" not in plain(skill_labels.skill_lines(from_dict({**NOIZE, "players": 3}))[0].text)
+    off = from_dict({**NOIZE, "players": 2, "all_seats": {"policy": "threshold", "bluff": 0.3}})
+    assert "None of them is a rung" in plain(skill_labels.skill_lines(off)[0].text)

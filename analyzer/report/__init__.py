@@ -170,8 +170,9 @@ def write_report(result, out_dir, command=None):
     out.mkdir(parents=True, exist_ok=True)
     man = manifest(result, command)
     if result.scenario.comparison.get("kind") == "strength":  # (the answer first: analyzer/report/strength.py)
-        title, blocks, curve_rows = strength_report(result, out, man)
+        title, blocks, curve_rows, record = strength_report(result, out, man)
         write_csv(out / "strength.csv", CSV_COLUMNS, curve_rows)
+        (out / "curve.json").write_text(json.dumps(record, indent=2))
         rows = sections.summary_rows(result)
     else:
         blocks, rows = build_blocks(result, out, man)

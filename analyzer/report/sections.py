@@ -17,6 +17,7 @@ from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.blocks import Figure, Heading, Table, Text, lit
+from analyzer.report.skill_labels import skill_lines
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
 from analyzer.textfiles import slug as file_slug
 
@@ -96,6 +97,7 @@ def intro(result, out):
                   f"each played by {len(sc.arms)} configuration{'s' if len(sc.arms) > 1 else ''}. "
                   f"Seats are numbered clockwise from 0; seat 0 plays first. Every rate is shown with its "
                   f"95% confidence interval in brackets."))
+    b += skill_lines(sc)
     if result.partial:
         b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the "
                       f"{manifest_games(result):,} games asked for. The numbers below cover the games played.",

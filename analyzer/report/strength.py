@@ -81,6 +81,20 @@ def csv_rows(c: Curve):
     return rows
 
 
+def curve_record(c: Curve, result, man):
+    """curve.json: the curve as data, for the skill labels of other reports (analyzer/report/known_curves/ holds the
+    shipped ones): each rung's label, seat (policy and parameters as a scenario writes them) and rating with its
+    interval, the saturation verdict, and how it was measured."""
+    sat, kind = saturation(c, result.scenario.game) if result.games else ("", "none")
+    return {"game": result.scenario.game.name, "players": result.groups[0].players, "games": result.games,
+            "partial": result.partial, "seed": result.scenario.seed, "command": man.get("command"),
+            "analyzer_version": man.get("analyzer_version"), "created": man.get("created"),
+            "saturation": kind, "saturation_words": sat, "budgets": c.budgets,
+            "rungs": [{"label": label, "seat": seat, "rating": _num(c.rating[i], 1), "rating_low": _num(c.low[i], 1),
+                       "rating_high": _num(c.high[i], 1)}
+                      for i, (label, seat) in enumerate(zip(c.labels, result.scenario.comparison["rung_seats"]))]}
+
+
 def _num(x, digits):
     return "" if x is None or math.isnan(x) else round(float(x), digits)
 
@@ -146,7 +160,7 @@ def answer(c: Curve, result):
 
 
 def strength_report(result, out, man):
-    """(title, blocks, strength.csv rows) of a strength run; writes strength.png into out."""
+    """(title, blocks, strength.csv rows, curve.json's record) of a strength run; writes strength.png into out."""
     sc = result.scenario
     c = curve(result)
     title = f"{sc.name}: strength curve"
@@ -156,7 +170,8 @@ def strength_report(result, out, man):
                       f"deals asked for; the numbers below cover the games played.", "warning"))
     if result.games == 0:
         b.append(Text("No game was played: no curve to show.", "warning"))
-        return title, b + [Details("How it was played", intro(result, out) + manifest_section(man))], csv_rows(c)
+        return (title, b + [Details("How it was played", intro(result, out) + manifest_section(man))], csv_rows(c),
+                curve_record(c, result, man))
     first, (sat, _) = answer(c, result)
     b.append(Text(f"{first} {sat}", "verdict"))
     search_idx = [i for i, label in enumerate(c.labels) if i >= c.ladder_rungs]
@@ -167,7 +182,7 @@ def strength_report(result, out, man):
                           + (" (search budgets in orange)" if search_idx else "") + ": 100 points is a 64% win share "
                           "head to head, 200 points 76%, 400 points 91%."))
     b.append(Details("The rungs, the pairings and how they were measured", details(c, result, out, man)))
-    return title, b, csv_rows(c)
+    return title, b, csv_rows(c), curve_record(c, result, man)
 
 
 def details(c: Curve, result, out, man):
