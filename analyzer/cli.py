@@ -242,6 +242,14 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
     return (EXIT_PARTIAL if result.partial else 0), path, result
 
 
+LADDER_GAMES, LADDER_SEARCH_GAMES = 100_000, 4_000  # default deals per rung; with a search rung (its cost rules)
+
+
+def _ladder_games(game):
+    from analyzer.comparisons import SEARCH, default_ladder
+    return LADDER_SEARCH_GAMES if any(r.get("policy") == SEARCH for r in default_ladder(game)) else LADDER_GAMES
+
+
 # what `analyzer ladder --scenario F` takes from F; the seats are the ladder's own (a warning says so)
 LADDER_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "variants", "practical_margin",
                "ladder", "stop")
@@ -253,7 +261,8 @@ LADDER_SEATS = ("all_seats", "seats", "rotate_seats")
 @click.option("--scenario", type=click.Path(dir_okay=False),
               help="Take the players, rules, variants (and [ladder], if any) from this scenario.")
 @click.option("--players", "-p", type=int, help="Number of players [default: the scenario's, else 4 or the only count].")
-@click.option("--games", "-n", type=Count(1, 10**10), help="Deals per rung [default: the scenario's, else 100,000].")
+@click.option("--games", "-n", type=Count(1, 10**10),
+              help="Deals per rung [default: the scenario's, else 100,000; 4,000 when the ladder ends with search].")
 @click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed [default: the scenario's, else 1].")
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<game>-ladder-<time>].")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
@@ -289,10 +298,11 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
             source = scenario
         else:
             count = 4 if g.min_players <= 4 <= g.max_players else g.min_players
-            raw = {"name": f"{g.title}: the skill ladder", "game": game, "games": 100_000, "seed": 1, "players": count}
+            raw = {"name": f"{g.title}: the skill ladder", "game": game, "games": _ladder_games(g), "seed": 1,
+                   "players": count}
             source = f"(analyzer ladder {game})"
         raw.setdefault("ladder", {})
-        raw.setdefault("games", 100_000)
+        raw.setdefault("games", _ladder_games(g))
         sc = scen.build_with(raw, source, overrides)
     except ScenarioError as e:
         _fail(e)

@@ -298,7 +298,8 @@ def strength_rungs(sc):
     for k in spec:
         if k not in STRENGTH_KEYS:
             raise ScenarioError(sc.source, f"strength.{k}", spec[k], "unknown key; allowed: " + ", ".join(STRENGTH_KEYS))
-    rungs = spec.get("rungs", default_ladder(game))
+    # (the ladder's search rung is left out: the curve plays search at each of its budgets)
+    rungs = spec.get("rungs", [r for r in default_ladder(game) if r.get("policy") != SEARCH])
     if not isinstance(rungs, list) or not rungs:
         raise ScenarioError(sc.source, "strength.rungs", rungs, "must list at least one policy, weakest first")
     labels, specs = [], []

@@ -262,7 +262,8 @@ class Game:
     docs: str = ""
     # seats of each team for a player count, e.g. ((0, 2), (1, 3)); None: every seat plays for itself
     teams: Callable[[int], tuple[tuple[int, ...], ...] | None] = lambda n: None
-    # the skill ladder, weakest first: ({"label", "policy", parameters...}, ...); empty: every policy
+    # the skill ladder, weakest first, its top the game's strongest policy (search where it has one):
+    # ({"label", "policy", parameters...}, ...); empty: every policy, in the order declared
     ladder: tuple = ()
     # the settings that cannot change any game under the others: (validated rules, seats, n_players) ->
     # [(path, why)], path "rules.<setting>" or "seats.<s>.<parameter>" (s: the seat as played), read off what the

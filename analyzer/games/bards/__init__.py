@@ -126,8 +126,9 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/bards.md",
     idle=I.idle,
-    # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md)
+    # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md),
+    # then the strongest, search (the top rung of every game's ladder where it has one)
     ladder=({"label": "random", "policy": "random"}, {"label": "balanced", "policy": "balanced"},
             {"label": "bait", "policy": "bait"}, {"label": "greedy", "policy": "greedy"},
-            {"label": "lookahead", "policy": "lookahead", "samples": 2}),
+            {"label": "lookahead", "policy": "lookahead", "samples": 2}, {"label": "search", "policy": "search"}),
 )

@@ -169,5 +169,6 @@ GAME = Game(
     docs="docs/distance.md",
     idle=I.idle,
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
-            {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8}),
+            {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8},
+            {"label": "search", "policy": "search"}),
 )
