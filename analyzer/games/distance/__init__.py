@@ -168,6 +168,7 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/distance.md",
     idle=I.idle,
+    search_block=K.lookahead.play_chunk_look,
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
             {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8}),
 )
