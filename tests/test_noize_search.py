@@ -106,3 +106,30 @@ def test_the_search_counters_count_every_decision_of_the_search_seat():
 
 
 GAMES = 400
+
+
+def test_the_search_s_redeals_read_the_standing_bid_and_the_lookahead_s_do_not():
+    """search_ops.redeal with look.redeal_tries (lookahead.choose: REDEAL_TRIES for a search seat, 1 for a
+    lookahead seat): the standing bid's maker, on its redealt hand, holds its bid at least as likely as threshold's
+    challenge_below far more often; one try is the plain redeal."""
+    from test_search_no_peeking import _noize_root
+    from analyzer.games.noize.engine import R_START, TH_CHALLENGE_BELOW, p_holds
+    from analyzer.rng import new_streams
+
+    root, scratch, _, NOPS = _noize_root(2, (6, 9), 1, 2)
+    seat, bidder, cur = NOPS.to_move(root), root.at[NOPS.AT_BIDDER], root.at[NOPS.AT_CUR]
+    assert bidder >= 0 and bidder != seat
+    supported = {}
+    for tries in (1, NOPS.REDEAL_TRIES):
+        sample, work, cand, sums, look, tree = scratch()
+        look.redeal_tries[0] = tries
+        NOPS.begin_search(root, seat, sample, work, look)
+        rng = new_streams(3, 0, 3)
+        supported[tries] = 0
+        for _ in range(200):
+            NOPS.redeal(root, seat, rng, sample, look)
+            assert np.array_equal(sample.cnt[seat], root.cnt[seat])  # its own hand stays
+            p = p_holds(cur // 4, cur % 4, bidder, sample.cnt, sample.hand, look.rules[R_START],
+                        sample.at[NOPS.AT_IN_PLAY] - sample.hand[bidder], look.table)
+            supported[tries] += p >= look.threshold_par[bidder, TH_CHALLENGE_BELOW]
+    assert supported == {1: 161, NOPS.REDEAL_TRIES: 200}, supported
