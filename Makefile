@@ -5,7 +5,7 @@ PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 SCENARIO ?= scenarios/noize-4p.toml
 
-.PHONY: demo test bench examples clean
+.PHONY: demo test test-strength bench examples clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -21,6 +21,10 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
+
+# the decisive strength measurements (tests marked strength: minutes each), left out of `make test`
+test-strength: $(STAMP)
+	$(VENV)/bin/pytest -q -m strength
 
 bench: $(STAMP)
 	$(VENV)/bin/analyzer bench

@@ -6,6 +6,8 @@ fresh processes with an empty numba cache directory: the cold start (compiling i
 the cache is warm, the start until a small run's games are played and the same run with its report. `--only start` runs just the start-up figures. With a C compiler, the Noize
 figures are also given as ratios to the hand-written C program ../shared/reference/noize.c, built and
 timed in the same run with the same thread count (the machine is shared: only same-run ratios compare).
+Then, per game with a `search` policy, the tree search's speed at SEARCH_BUDGETS: decisions and playouts per
+second, counted by the search itself (tree.COUNT_*), not estimated.
 """
 from __future__ import annotations
 
@@ -65,6 +67,49 @@ def _warm(raw, games):
         kernel = max(kernel, games / (time.perf_counter() - t))
         full = max(full, run(sc, progress=False).games_per_second)
     return kernel, full
+
+
+SEARCH_BUDGETS = (64, 256)
+SEARCH_ITERATIONS = 4096 * 64  # games per timing = this / budget / (about 64 decisions a game): seconds, not minutes
+
+
+def search_cases(only=None):
+    """(name, game, budget) for every game with a `search` policy (and a counting block entry), at SEARCH_BUDGETS."""
+    from analyzer.games import game_names, get_game
+
+    cases = []
+    for name in game_names():
+        game = get_game(name)
+        if game.policy("search") is None or game.search_block is None:
+            continue
+        for budget in SEARCH_BUDGETS:
+            label = f"{name}: search {budget} vs {game.default_policy}"
+            if not only or only in label:
+                cases.append((label, game, budget))
+    return cases
+
+
+def _search_speed(game, budget):
+    """(decisions/s, playouts/s, decisions per game) of `search` at `budget` in seat 0 against the game's default
+    policy, 2 players, on one thread (the kernel's block entry), the best of REPEATS timings."""
+    from analyzer.games.search.tree import COUNT_DECISIONS, COUNT_PLAYOUTS
+    from analyzer.scenario import from_dict
+
+    games = max(4, SEARCH_ITERATIONS // budget // 64)
+    sc = from_dict({"game": game.name, "games": games, "seed": 1, "players": 2,
+                    "all_seats": {"policy": game.default_policy}, "seats": {"0": {"policy": "search", "budget": budget}}})
+    enc = sc.arms[0].encoded(game)
+    out = np.empty((games, len(game.columns(2))), dtype=np.int64)
+    game.search_block(np.uint64(1), 0, 0, 1, *enc, out)  # compile or load from cache
+    best = None
+    for _ in range(REPEATS):
+        t = time.perf_counter()
+        counts = game.search_block(np.uint64(1), 0, 0, games, *enc, out)
+        dt = time.perf_counter() - t
+        if best is None or dt < best[0]:
+            best = dt, int(counts[COUNT_DECISIONS]), int(counts[COUNT_PLAYOUTS])
+    dt, decisions, playouts = best
+    return decisions / dt, playouts / dt, decisions / games
 
 
 # The hand-written C program that plays Bring the Noize (threshold players, bluff 0): the yardstick for
@@ -135,6 +180,12 @@ def run_bench(games=1_000_000, only=None):
             kernel, full = figures[C_CASE]
             print(f"{'C reference noize.c (same policy, threads)':40s} {c_speed:15,.0f}")
             print(f"Noize vs C, this run: kernel {kernel / c_speed:.2f}x, whole run {full / c_speed:.2f}x")
+    searches = search_cases(only)
+    if searches:
+        print(f"{'search (2 players, one thread)':40s} {'decisions/s':>15s} {'playouts/s':>13s} {'dec./game':>10s}")
+    for name, game, budget in searches:
+        decisions, playouts, per_game = _search_speed(game, budget)
+        print(f"{name:40s} {decisions:15,.0f} {playouts:13,.0f} {per_game:10.1f}", flush=True)
     if only and "start" not in only:
         return
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")

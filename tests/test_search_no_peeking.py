@@ -191,6 +191,7 @@ def test_noize_search_decides_the_same_whatever_the_hidden_cards(players, hands,
             assert not np.array_equal(pos.stack, root.stack)
             assert np.array_equal(pos.cnt[seat], root.cnt[seat]) and np.array_equal(pos.hand, root.hand)
         sample, work, cand, sums, look, tree = scratch()
+        look.redeal_tries[0] = NOPS.REDEAL_TRIES  # as lookahead.choose sets it for a search seat: bids read
         rng = new_streams(seed, 7, 1 + players)
         best = NL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(horizon), rng, cand, tree, sample,
                               work, look)

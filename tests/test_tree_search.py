@@ -4,7 +4,7 @@ import pytest
 
 import search_toy as T
 from analyzer.games.search import specialise
-from analyzer.games.search.tree import ROLLOUT_DEFAULT, ROLLOUT_RANDOM, new_tree
+from analyzer.games.search.tree import COUNT_DECISIONS, COUNT_PLAYOUTS, ROLLOUT_DEFAULT, ROLLOUT_RANDOM, new_tree
 from analyzer.rng import new_streams
 
 SEARCH = specialise(T, "toy")
@@ -84,3 +84,17 @@ def test_flat_sampling_misses_what_the_tree_finds():
     flat = SEARCH.lookahead(root, 50, 0, 0, new_streams(1, 0, 3), np.zeros((3, 1), dtype=np.int64),
                             np.zeros(3, dtype=np.int64), root.copy(), root.copy(), T.new_look(max_playouts=400))
     assert flat == 1 and _decide([1] * 4, 400)[0] == 2
+
+
+def test_the_counters_count_the_decisions_and_every_iteration_s_playout():
+    # (analyzer bench reads them) one decision, one rollout per iteration; they add up over a scratch's searches
+    _, tree, _ = _decide([3, 1, 4, 1, 5, 9, 2, 6], 60)
+    assert list(tree[-1]) == [1, 60]
+    root = T.new_position([1] * 8)
+    rng = new_streams(1, 0, 3)
+    for budget in (7, 9):
+        SEARCH.ismcts(root, budget, 0.7, ROLLOUT_RANDOM, 0, rng, np.zeros((T.MAX_TAKE, 1), dtype=np.int64), tree,
+                      root.copy(), root.copy(), T.new_look())
+    assert tree[-1][COUNT_DECISIONS] == 3 and tree[-1][COUNT_PLAYOUTS] == 60 + 7 + 9
+    _, tree, _ = _decide([4], 50)  # one choice: made at once, a decision without playouts
+    assert tree[-1][COUNT_DECISIONS] == 1 and tree[-1][COUNT_PLAYOUTS] == 0

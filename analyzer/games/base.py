@@ -274,6 +274,9 @@ class Game:
     events: Any = None
     events_source: str = ""
     trace_context: Callable[[tuple], Any] | None = None
+    # with a `search` policy: the search kernel's block entry, (seed as uint64, first_game, lo, hi, *encoded, out)
+    # -> the tree search's counters (analyzer/games/search/tree.py, COUNT_*), for `analyzer bench`
+    search_block: Callable | None = None
     extra: dict = field(default_factory=dict)
 
     def run_batch(self, encoded, seed, first_game, out):

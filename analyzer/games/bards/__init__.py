@@ -126,6 +126,7 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/bards.md",
     idle=I.idle,
+    search_block=K.lookahead.play_block_look,
     # `analyzer ladder bards`: the rungs of scenarios/bards-ladder.toml (the lookahead with 2 samples: docs/bards.md),
     # then the strongest, search (the top rung of every game's ladder where it has one)
     ladder=({"label": "random", "policy": "random"}, {"label": "balanced", "policy": "balanced"},

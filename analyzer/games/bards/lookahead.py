@@ -115,8 +115,11 @@ def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):
 
 
 def play_block_look(seed, first_game, lo, hi, tbl, pint, pflt, out):
-    """engine.play_block for a configuration with a lookahead seat."""
-    run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *scratch(tbl, pint, pflt))
+    """engine.play_block for a configuration with a lookahead seat. Returns the tree search's counters
+    (tree.COUNT_*: `analyzer bench`)."""
+    search = scratch(tbl, pint, pflt)
+    run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *search)
+    return search[-1][-1]
 
 
 CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of playouts

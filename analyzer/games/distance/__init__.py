@@ -124,6 +124,12 @@ def batch(seed, first_game, config, rates, names, out):
     K.batch(seed, first_game, config, rates, out)
 
 
+def search_block(seed, first_game, lo, hi, config, rates, names, out):
+    """The search kernel's block entry, games first_game + lo .. + hi - 1 into out[lo:hi], on this thread: the tree
+    search's counters (analyzer bench)."""
+    return K.lookahead.play_chunk_look(seed, first_game, lo, hi, config, rates, out)
+
+
 GAME = Game(
     name="distance",
     title="The Distance",
@@ -168,6 +174,7 @@ GAME = Game(
     default_policy="greedy",
     docs="docs/distance.md",
     idle=I.idle,
+    search_block=search_block,
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
             {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8},
             {"label": "search", "policy": "search"}),

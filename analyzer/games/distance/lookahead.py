@@ -121,7 +121,8 @@ def play_game_look(seed, game, config, rates, out, trace, trace_on):
 
 @njit(cache=True, nogil=True)
 def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
-    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1."""
+    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1. Returns the
+    tree search's counters (tree.COUNT_*: `analyzer bench`)."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
     dummy = np.zeros((1, 1), dtype=np.int64)
@@ -131,6 +132,7 @@ def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
         reset_streams(rng, seed, first_game + i)
         _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
         run_look(st, rates, rng, out[i], dummy, off, sample, work, cand, sums, look, tree)
+    return tree[-1]
 
 
 LOOK_CHUNK = 4  # games per chunk: a lookahead game costs hundreds of greedy playouts

@@ -40,7 +40,8 @@ POLICIES = (
     # the parameters' order is their column in par (lookahead.SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON)
     Policy("search", E.P_SEARCH,
            "information-set Monte Carlo tree search (docs/noize.md, \"search\"): each of `budget` iterations redeals "
-           "the cards it cannot see, walks one tree of its candidate moves (the lookahead's; the other seats "
+           "the cards it cannot see (dealing again, up to 16 times, while the standing bid's maker would hold it "
+           "unlikely), walks one tree of its candidate moves (the lookahead's; the other seats "
            "make threshold's move on their redealt hands) by UCB, adds a node and plays on with `rollout`; it "
            "makes the most visited move",
            (Param("budget", "int", 256, "iterations per decision (the skill knob); cost grows "
@@ -114,4 +115,5 @@ GAME = Game(
     default_policy="threshold",
     docs="docs/noize.md",
     idle=I.idle,
+    search_block=K.lookahead.play_chunk_look,
 )

@@ -30,7 +30,7 @@ from analyzer.games.noize.engine import _scratch as _game_scratch
 from analyzer.games.noize.events import BID_LOOKAHEAD, BID_SEARCH
 from analyzer.games.noize.search_ops import (
     AT_BIDDER, AT_BIDS, AT_CUR, AT_DEAL_POS, AT_DEALT, AT_IN_PLAY, AT_IN_PLAY_CARDS, AT_MOVER, AT_OVER, AT_POS,
-    AT_ROUNDS, AT_SIZE, AT_STARTER, DECISION_WIDTH, MAXCAND, Look, Position)
+    AT_ROUNDS, AT_SIZE, AT_STARTER, DECISION_WIDTH, MAXCAND, REDEAL_TRIES, Look, Position)
 from analyzer.games.search import specialise
 from analyzer.games.search.tree import new_tree
 from analyzer.rng import new_streams, reset_streams
@@ -56,9 +56,11 @@ def choose(seat, root, rng, pol, par, search):
     tree)."""
     sample, work, cand, sums, look, tree = search
     if pol[seat] == P_SEARCH:
+        look.redeal_tries[0] = REDEAL_TRIES  # (look is shared by the lookahead and search seats of a game)
         best = search_tree(root, np.int64(par[seat, SR_BUDGET]), par[seat, SR_C], np.int64(par[seat, SR_ROLLOUT]),
                            np.int64(par[seat, SR_HORIZON]), rng, cand, tree, sample, work, look)
         return cand[best, 0], BID_SEARCH
+    look.redeal_tries[0] = 1
     best = search_lookahead(root, np.int64(par[seat, LA_SAMPLES]), np.int64(par[seat, LA_HORIZON]), np.int64(0), rng,
                             cand, sums, sample, work, look)
     return cand[best, 0], BID_LOOKAHEAD
@@ -171,7 +173,7 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
                     np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
     look = Look(rules, geometry_of(rules, D, width), table, moves_flat, first_hand, threshold_par, threshold_pol,
                 np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
-                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64))
+                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64))
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
               look, new_tree(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search
@@ -193,7 +195,8 @@ def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows,
 
 @njit(cache=True, nogil=True)
 def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1."""
+    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1. Returns the
+    tree search's counters (tree.COUNT_*: `analyzer bench`)."""
     n = rules[R_PLAYERS]
     rng = new_streams(seed, first_game + lo, 1 + n)
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
@@ -204,6 +207,7 @@ def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, acti
     run_look(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
              moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out,
              dummy, np.int64(0), root_at, search)
+    return search[5][-1]
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts

@@ -44,18 +44,24 @@ NO_CHILD = -1
 # decision led to the node, its visits and its availability (iterations in which it could have been chosen)
 PARENT, FIRST, NEXT, MOVER, VISITS, AVAIL = range(6)
 N_LINKS = 6
+# the search's counters (the tree scratch's last array): decisions made (calls of ismcts, a decision with one
+# choice included), iterations run (each plays one rollout: the playouts)
+COUNT_DECISIONS, COUNT_PLAYOUTS = range(2)
+N_COUNTS = 2
 
 
 @njit(cache=True)
 def new_tree(budget, width, most_decisions):
     """The search's scratch for up to `budget` iterations: node links, node decisions (rows of `width`) and
     values, the path of one iteration, a candidates table for positions below the root, the scores of one
-    playout per seat (and whether computed), and the tree's random state."""
+    playout per seat (and whether computed), the tree's random state, and the search's counters (COUNT_*:
+    what it did since the scratch was made, for `analyzer bench`; nothing reads them in play)."""
     capacity = budget + 1
     return (np.zeros((capacity, N_LINKS), dtype=np.int64), np.zeros((capacity, width), dtype=np.int64),
             np.zeros(capacity, dtype=np.float64), np.zeros(capacity, dtype=np.int64),
             np.zeros((most_decisions, width), dtype=np.int64), np.zeros(MAX_SEATS, dtype=np.float64),
-            np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(2 * (1 + MAX_SEATS), dtype=np.uint64))
+            np.zeros(MAX_SEATS, dtype=np.int64), np.zeros(2 * (1 + MAX_SEATS), dtype=np.uint64),
+            np.zeros(N_COUNTS, dtype=np.int64))
 
 
 @njit(cache=True)
@@ -106,7 +112,8 @@ def ismcts(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, loo
     scratch, sample and work positions of root's type. With one decision it is made at once, nothing drawn.
     Draws, in order: decisions() at the root, then per iteration redeal() and one key, all on stream 1 + seat
     of rng."""
-    links, moves, values, path, below, seat_score, scored, tree_rng = tree
+    links, moves, values, path, below, seat_score, scored, tree_rng, counts = tree
+    counts[COUNT_DECISIONS] += 1
     seat = to_move(root)
     m = decisions(root, seat, rng, cand, look)
     if m <= 1:
@@ -121,6 +128,7 @@ def ismcts(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, loo
     lo, hi = np.inf, -np.inf
     stream = 1 + seat
     for _ in range(budget):
+        counts[COUNT_PLAYOUTS] += 1
         redeal(root, seat, rng, sample, look)
         key = next_u64(rng, stream)
         copy_position(sample, work, look)
