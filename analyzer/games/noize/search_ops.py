@@ -134,7 +134,7 @@ def _settle_round(pos, challenger, look):
     at[AT_DEALT] = 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def to_move(pos):
     at = pos.at
     if at[AT_OVER] != 0:
@@ -275,7 +275,7 @@ def _copy(src, dst):
         dst[i] = src[i]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def copy_position(src, dst, look):
     """The hands, their counts and rows, the decision point; the deck only with the house rule (without it the
     two positions share theirs: lookahead._scratch)."""
@@ -290,13 +290,13 @@ def copy_position(src, dst, look):
         _copy(src.prefix, dst.prefix)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def key_playouts(key, look):
     """Every stream of the playouts' random state (the bluffs, the house rule's shuffles), from the key."""
     _key_streams(look.rng2, key)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply(pos, cand, i, look):
     """The seat to move raises to cand[i] (the next seat is to move) or challenges (the round is settled)."""
     if pos.at[AT_DEALT] == 0:
@@ -316,13 +316,13 @@ def apply(pos, cand, i, look):
     at[AT_BIDS] = bids
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def stop_after(root, horizon):
     """Rounds: the playouts stop once `horizon` rounds counting this one are settled (0: at the game's end)."""
     return root.at[AT_ROUNDS] + horizon if horizon > 0 else np.int64(NO_STOP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def playout(pos, stop, look):
     """Threshold for every seat: this round's bidding to its challenge, then whole rounds, until the game ends or
     `stop` rounds are settled."""
@@ -344,7 +344,7 @@ def playout(pos, stop, look):
         _settle_round(pos, challenger, look)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def score(pos, seat, look):
     """The game ended: WIN if seat won alone, WIN / k if k seats share the win, -WIN if it lost; otherwise (the
     fewest cards another seat holds - its own cards) x WIN // finish_cards."""
