@@ -22,6 +22,9 @@ demo: $(STAMP)
 test: $(STAMP)
 	$(VENV)/bin/pytest -q
 
+test-strength: $(STAMP)
+	$(VENV)/bin/pytest -q -m strength
+
 bench: $(STAMP)
 	$(VENV)/bin/analyzer bench
 

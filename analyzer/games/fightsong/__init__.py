@@ -74,6 +74,9 @@ POLICIES = (
             Param("horizon", "int", 1, "hands the tree and its rollouts run, counting the current one, with the "
                   "Fight Song rounds after them (0 = to the end of the game); an unfinished rollout scores its "
                   "team's total minus the best other team's", 0, 1000),
+            Param("others", "choice", "greedy", "what its tree considers for the other seats' plays: 'greedy' "
+                  "(greedy's alone, as in the rollouts) or 'candidates' (the lookahead's candidates, as for its own)",
+                  choices=P.OTHERS_CHOICES),
             _read_plays(),
             _battle("leader"))),
 )
@@ -118,6 +121,7 @@ def encode(rules, seats):
         par[i, P.PB_BUDGET] = float(s.params.get("budget", 0))
         par[i, P.PB_C] = float(s.params.get("c", 0.0))
         par[i, P.PB_ROLLOUT] = float(ROLLOUTS.index(s.params.get("rollout", "greedy")))
+        par[i, P.PB_OTHERS] = float(P.OTHERS_CHOICES.index(s.params.get("others", "greedy")))
     tables = E.Tables(gp_kind=deck.gp_kind.copy(), how=how.astype(np.int64), score=score, vers=vers, cval=cval,
                       gtab=_greedy_table(score, vers, cval), lf=P.log_factorials(deck.n_gp), deck_k=copies, pol=pol,
                       par=par)

@@ -24,7 +24,7 @@ from numba import njit
 from analyzer.games.fightsong.engine import R_TARGET, run
 from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.memory import popcount
-from analyzer.games.fightsong.policies import PB_HORIZON, PB_READ, decide
+from analyzer.games.fightsong.policies import PB_HORIZON, PB_OTHERS, PB_READ, decide
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
     MAXP, N_RESUME, O_HM, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
@@ -60,7 +60,7 @@ Look = namedtuple("Look", (
     "cand", "sums",  # the decisions (kind, corner) and their sums
     "known_by", "ruled_out", "board_context", "reads",  # the seats' memory (memory.py)
     "tree",  # the tree search's scratch (search.tree.new_tree, for the largest budget of a search seat)
-    "sorted_pool",  # [0]: 1 while the tree search redeals (sort_unseen): the pool of unseen cards sorted first
+    "tree_search",  # [0]: 1 while the tree search runs (sort_unseen; the pools of unseen cards sorted first), [1]: its seat
 ))
 
 # The contract functions are inline="always": numba links and re-optimises a callee into every jitted layer above
@@ -123,11 +123,14 @@ def decisions(pos, seat, rng, cand, look):
     The last play of a regular hand, for a seat searching with horizon 1, is greedy's alone, unsearched: the
     playouts would end with it, more points never hurt there (the margin, the Fight Song opportunities and the end
     check all grow with them), and greedy's ties keep its versatile cards (a search could only mistake noise for a
-    better play). The team policy's play draws nothing."""
+    better play). In the tree search (tree_search[0]) of a seat whose `others` is greedy (PB_OTHERS 0), another
+    seat's decision is greedy's alone, as in the rollouts. The team policy's play draws nothing."""
     st, at, tab = pos.st, pos.at, look.cfg.tables
     board, layer, j, nplays = at[RS_BOARD], at[AT_LAYER], at[AT_PLAY], at[AT_NPLAYS]
-    if j == nplays - 1 and layer == 0 and np.int64(look.par[seat, PB_HORIZON]) == 1:
-        mv = np.int64(tab.gtab[board, st[S_FREE], st[O_HM + seat]])
+    searcher = look.tree_search[1]
+    greedy_other = look.tree_search[0] != 0 and seat != searcher and look.par[searcher, PB_OTHERS] == 0.0
+    if greedy_other or (j == nplays - 1 and layer == 0 and np.int64(look.par[seat, PB_HORIZON]) == 1):
+        mv = np.int64(tab.gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
         return _add(cand, 0, mv >> 2, mv & 3)
     return _candidates(st, pos.hand, tab.gp_kind, tab.score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k,
                        look.tpol, look.tpar, rng, board, layer, seat, j, nplays, cand)
@@ -137,14 +140,15 @@ def decisions(pos, seat, rng, cand, look):
 def begin_search(root, seat, sample, work, look):
     """Nothing is shared by a decision's redeals: each gathers the unseen cards again (a redeal reorders them). The
     pool is gathered in place order, unsorted (the lookahead's redeals as they were) unless sort_unseen follows."""
-    look.sorted_pool[0] = 0
+    look.tree_search[0] = 0
+    look.tree_search[1] = seat
 
 
 @njit(cache=True, inline="always")
 def sort_unseen(root, seat, look):
     """The tree search's redeals sort each pool of unseen cards before shuffling it: they then depend only on which
     cards seat does not know, not on where they are (deal_unknown)."""
-    look.sorted_pool[0] = 1
+    look.tree_search[0] = 1
 
 
 @njit(cache=True, inline="always")
@@ -274,7 +278,7 @@ def redeal(root, seat, rng, sample, look):
     _copy(root, sample)
     deal_unknown(root.st, root.rg, root.hand, look.cfg.tables.gp_kind, seat, rng, 1 + seat, sample.st, sample.rg,
                  sample.hand, look.pool, look.known_by, look.ruled_out, look.par[seat, PB_READ] != 0.0,
-                 look.sorted_pool[0] != 0)
+                 look.tree_search[0] != 0)
     _replayed_order(sample.st, sample.hand, look.cfg.tables.gp_kind, root.at[AT_LAYER], root.at[AT_PLAY])
 
 
