@@ -254,13 +254,11 @@ CASES = [
     (None, ["strength", "distance", "--budgets", "16,200000"], "--budgets: strength.budgets[1] = 200000: must be"),
     (None, ["strength", "distance", "--budgets", "16,16"], "--budgets: strength.budgets[1] = 16: appears twice"),
     (None, ["strength", "distance", "--players", "9"], "--players: players = 9"),
-    (None, ["strength", "fightsong", "--budgets", "16"], "--budgets: 16: fightsong has no search policy"),
+    # (every built-in game has a search policy now, Fight Song's last: none refuses --budgets or strength.budgets)
     (NOIZE + "[strength]\nbudgetz = 3\n", [], "strength.budgetz = 3: unknown key"),
-    ('game = "fightsong"\ngames = 100\nseed = 1\nplayers = 2\n[strength]\nbudgets = [16]\n', [],
-     "strength.budgets = [16]: fightsong has no 'search' policy"),
     (NOIZE + '[strength]\n[all_seats]\npolicy = "random"\n', [], "the strength curve seats its rungs itself"),
-    ('game = "fightsong"\ngames = 100\nseed = 1\nplayers = 2\n[strength]\nrungs = [{policy = "random"}]\n', [],
-     "the curve needs at least two rungs"),  # (a game without search: no budget rungs are added)
+    ('game = "fightsong"\ngames = 100\nseed = 1\nplayers = 2\n[strength]\nrungs = [{policy = "random"}]\n'
+     'budgets = []\n', [], "the curve needs at least two rungs"),  # (budgets = []: no budget rungs are added)
     (NOIZE + '[strength]\n[ladder]\n', [], "the strength curve plays its own pairings"),
     (NOIZE + '[strength]\n[stop]\nmax_games = 1000\nuntil = "decided"\n', [], "stop.equivalence"),
     # ladder and trace read a scenario exactly as run does

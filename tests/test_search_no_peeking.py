@@ -1,4 +1,4 @@
-"""The `search` policy never peeks (The Distance, Bring the Noize, Battle of the Bards): at a decision point, dealing the cards the
+"""The `search` policy never peeks (The Distance, Bring the Noize, Battle of the Bards, Fight Song): at a decision point, dealing the cards the
 seat cannot see otherwise (the other hands and the stock, each the same size; everything the seat has seen
 unchanged) leaves its decision, and every random number it drew, unchanged (issue 28)."""
 import numpy as np
@@ -198,4 +198,62 @@ def test_noize_search_decides_the_same_whatever_the_hidden_cards(players, hands,
         # the decision, every random number drawn, and the whole tree (its nodes' visits and values): the same
         # search, not only the same answer
         decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
+    assert len(set(decided)) == 1, [d[:2] for d in decided]
+
+
+def _fightsong_root(players, seed, plays):
+    """A Fight Song search root: game 0 of `seed` at its first decision (test_fightsong_search.first_decision),
+    `plays` greedy plays made through the contract (every seat sees the cards played), every seat searching."""
+    from analyzer.games.fightsong import search_ops as FOPS
+    from test_fightsong_search import first_decision
+
+    seats = [{"policy": "search", "budget": 48}] * players
+    pos, look, cfg, rng = first_decision(players, seed, 0, seats)
+    for _ in range(plays):
+        FOPS.decisions(pos, FOPS.to_move(pos), rng, look.cand, look)
+        FOPS.apply(pos, look.cand, 0, look)
+        for j in range(pos.at[FOPS.AT_PLAY]):
+            look.known_by[pos.st[_O_PL + j]] = (1 << players) - 1  # (played face up)
+    return pos, look, cfg, FOPS
+
+
+from analyzer.games.fightsong.state import O_PL as _O_PL  # noqa: E402
+
+
+@pytest.mark.parametrize("rollout, horizon", [(ROLLOUT_DEFAULT, 1), (ROLLOUT_RANDOM, 1), (ROLLOUT_DEFAULT, 0)])
+@pytest.mark.parametrize("players, seed, plays", [(2, 1, 0), (2, 3, 2), (3, 2, 1), (4, 4, 2), (4, 6, 0)])
+def test_fightsong_search_decides_the_same_whatever_the_hidden_cards(players, seed, plays, rollout, horizon):
+    """The cards the seat to move has not seen (the other hands, the three stacks' unseen cards) dealt otherwise by
+    the contract's own redeal (its memory, which the redeal keeps, unchanged): the same play, the same draws and
+    the same tree."""
+    from analyzer.games.fightsong import lookahead as FL
+
+    root, look, cfg, FOPS = _fightsong_root(players, seed, plays)
+    seat = FOPS.to_move(root)
+    assert FOPS.decisions(root, seat, new_streams(1, 0, 8), look.cand, look) >= 3  # a real choice
+
+    def fresh(pos):
+        """A copy of pos and a fresh scratch with the root's memory."""
+        copy = FOPS.Position(*(a.copy() for a in pos))
+        scratch = FL._scratch(cfg, copy.rg, look.dout.shape[1])
+        for name in ("known_by", "ruled_out", "reads", "board_context"):
+            getattr(scratch, name)[...] = getattr(look, name)
+        return copy, scratch
+
+    decided = []
+    for other_deal in range(4):
+        pos, scratch = fresh(root)
+        if other_deal:  # the hidden cards dealt again (the contract's own redeal, on an unrelated stream)
+            # (deal_unknown: the redeal without its reordering of the board's earlier players' hands, which moves
+            # the cards on the table between ids of a kind: the real game's cards stay where they are)
+            FOPS.deal_unknown(root.st, root.rg, root.hand, cfg.tables.gp_kind, seat, new_streams(1000 + other_deal, 0, 8),
+                              1 + seat, pos.st, pos.rg, pos.hand, scratch.pool, scratch.known_by, scratch.ruled_out,
+                              True)
+            assert not np.array_equal(pos.hand, root.hand) and np.array_equal(pos.hand[:, seat], root.hand[:, seat])
+            pos, scratch = fresh(pos)
+        rng = new_streams(seed, 7, 1 + players)
+        best = FL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(horizon), rng, scratch.cand,
+                              scratch.tree, scratch.sample, scratch.work, scratch)
+        decided.append((best, tuple(scratch.cand[best]), tuple(rng), scratch.tree[0].tobytes(),
+                        scratch.tree[2].tobytes()))
     assert len(set(decided)) == 1, [d[:2] for d in decided]

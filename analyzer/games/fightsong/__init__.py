@@ -10,6 +10,7 @@ from analyzer.games.fightsong import policies as P
 from analyzer.games.fightsong import rules as R
 from analyzer.games.fightsong import trace as T
 from analyzer.games.fightsong.events import EVENTS
+from analyzer.games.search.tree import ROLLOUTS
 
 
 def _battle(default):
@@ -17,6 +18,12 @@ def _battle(default):
                  "3 players, when it alone can start a Fight Song round: the opponent it battles: 'leader' (the "
                  "higher total; a tie: the next seat clockwise), 'weakest' (the lower total; a tie: the next seat), "
                  "'random'", choices=P.BATTLE_CHOICES)
+
+
+def _read_plays():
+    return Param("read_plays", "bool", True, "read every other player's plays as greedy's (the playouts' model): a "
+                 "card left in her hand is none of the kinds greedy would have played instead; a play greedy could "
+                 "not have made ends the reading of that player for the game")
 
 
 POLICIES = (
@@ -53,9 +60,24 @@ POLICIES = (
                   "every one); cost grows linearly", 1, 256),
             Param("horizon", "int", 1, "hands each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores its team's total minus the best other team's", 0, 1000),
-            Param("read_plays", "bool", True, "read every other player's plays as greedy's (the playouts' model): a "
-                  "card left in her hand is none of the kinds greedy would have played instead; a play greedy could "
-                  "not have made ends the reading of that player for the game"),
+            _read_plays(),
+            _battle("leader"))),
+    Policy("search", P.P_SEARCH,
+           "information-set Monte Carlo tree search (docs/fightsong.md, \"search\"): each of `budget` iterations "
+           "redeals the cards it does not know (as lookahead, from what it has seen), walks one tree of its own and "
+           "the other seats' candidate plays (the lookahead's) by UCB, adds a node and plays on with `rollout` for "
+           "`horizon` hands; it makes the most visited play",
+           (Param("budget", "int", 256, "iterations per decision (the skill knob); cost grows linearly", 1, 100000),
+            Param("c", "float", 0.7, "UCB exploration (outcomes scaled to 0..1)", 0.0, 10.0),
+            Param("rollout", "choice", "greedy", "how each iteration plays on from the tree's new node: 'greedy' "
+                  "(every seat greedy) or 'random' (uniform over the candidate plays)", choices=ROLLOUTS),
+            Param("horizon", "int", 1, "hands the tree and its rollouts run, counting the current one, with the "
+                  "Fight Song rounds after them (0 = to the end of the game); an unfinished rollout scores its "
+                  "team's total minus the best other team's", 0, 1000),
+            Param("others", "choice", "greedy", "what its tree considers for the other seats' plays: 'greedy' "
+                  "(greedy's alone, as in the rollouts) or 'candidates' (the lookahead's candidates, as for its own)",
+                  choices=P.OTHERS_CHOICES),
+            _read_plays(),
             _battle("leader"))),
 )
 
@@ -96,6 +118,10 @@ def encode(rules, seats):
         par[i, P.PB_SAMPLES] = float(s.params.get("samples", 0))
         par[i, P.PB_HORIZON] = float(s.params.get("horizon", 0))
         par[i, P.PB_READ] = 1.0 if s.params.get("read_plays", False) else 0.0
+        par[i, P.PB_BUDGET] = float(s.params.get("budget", 0))
+        par[i, P.PB_C] = float(s.params.get("c", 0.0))
+        par[i, P.PB_ROLLOUT] = float(ROLLOUTS.index(s.params.get("rollout", "greedy")))
+        par[i, P.PB_OTHERS] = float(P.OTHERS_CHOICES.index(s.params.get("others", "greedy")))
     tables = E.Tables(gp_kind=deck.gp_kind.copy(), how=how.astype(np.int64), score=score, vers=vers, cval=cval,
                       gtab=_greedy_table(score, vers, cval), lf=P.log_factorials(deck.n_gp), deck_k=copies, pol=pol,
                       par=par)

@@ -22,12 +22,12 @@ from analyzer.games.fightsong.events import (
     RET_HAND, STK_ACT, STK_FS, STK_GP, TRACE_FIXED)
 from analyzer.games.fightsong.memory import (
     forget, observe_board, observe_fs_hand, observe_hand, observe_play, observe_return)
-from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, PB_BATTLE, choose_battle, decide
+from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, P_SEARCH, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
     MAXP, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
     O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND, RS_FS_PART,
-    RS_PENDING, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF,
+    RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF,
     S_SIZE, S_TOP, clear_hand, emit, hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
 from analyzer.rng import DEAL, reset_streams, shuffle
@@ -173,35 +173,53 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
 
 
 def choose_lookahead(st, hand, tab, rng, board, layer, seat, j, nplays, look):
-    """A lookahead seat's (kind, corner) for play j of the board: lookahead.choose, bound in the lookahead's kernel
-    (LOOKAHEAD_LOOP below). Here only the name: play_board reaches it only when given the lookahead's scratch."""
+    """A lookahead or search seat's (kind, corner) for play j of the board: lookahead.choose, bound in the lookahead's
+    kernel (LOOKAHEAD_LOOP below). Here only the name: play_board reaches it only when given the lookahead's scratch."""
     raise NotImplementedError("the lookahead's decision: play through lookahead.KERNEL")
 
 
 @njit(cache=True)
-def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None):
+def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None, resume=None):
     """Play the board (tab: the run's Tables): play j by seat st[O_SEQ + j]; each card goes on a free corner. Fills the plays
     (O_PL, O_PLC, O_PLH) and each playing team's points (O_TSC; -1 for a team that does not play).
     look: the lookahead's scratch (search_ops.Look), given only in the lookahead's kernel (LOOKAHEAD_LOOP), where
     choose_lookahead decides for its seats, and the seats' memory (memory.py) sees the board and the plays. The
     default kernels leave it out: an omitted argument is no argument at all in the compiled call (a None
-    passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it."""
+    passed cost 1% of a greedy game's instructions), and numba drops the branch that uses it.
+    resume: a search's run (search_ops: look is then None), which resumes the board at play resume[RS_PLAY] (the
+    plays before it made), makes the decision resume[RS_MOVE] there if any, and with resume[RS_PAUSE] returns before
+    the next play, having written where (RS_PENDING, RS_BOARD, RS_PLAY, RS_NPLAYS) for its callers to return too."""
     n = st[S_N]
     gp_kind, score, pol = tab.gp_kind, tab.score, tab.pol
-    for c in range(N_CORNERS):
-        st[O_TCARD + c] = -1
-        st[O_TSEAT + c] = -1
-    st[S_FREE] = (1 << N_CORNERS) - 1
-    for t in range(MAXP):
-        st[O_TSC + t] = -1
-    for j in range(nplays):
-        st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    first = 0
+    if resume is not None:
+        first = resume[RS_PLAY]
+        resume[RS_PLAY] = 0
+    if first == 0:  # (a board resumed at a later play keeps its plays so far)
+        for c in range(N_CORNERS):
+            st[O_TCARD + c] = -1
+            st[O_TSEAT + c] = -1
+        st[S_FREE] = (1 << N_CORNERS) - 1
+        for t in range(MAXP):
+            st[O_TSC + t] = -1
+        for j in range(nplays):
+            st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
     if look is not None:  # the lookahead's memory: the board is face up, each player sees her own hand
         observe_board(look, st, hand, board, layer, nplays)
-    for j in range(nplays):
+    for j in range(first, nplays):
         seat = st[O_SEQ + j]
-        # (the default kernels keep exactly the decide call: with look None, numba drops the else branch)
-        if look is None or pol[seat] != P_LOOKAHEAD:
+        if resume is not None and resume[RS_MOVE] >= 0:  # the search's decision
+            kind, corner = resume[RS_MOVE] >> 2, resume[RS_MOVE] & 3
+            resume[RS_MOVE] = -1
+        elif resume is not None and resume[RS_PAUSE] != 0:  # the next decision: stop before it
+            resume[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
+            resume[RS_BOARD] = board
+            resume[RS_PLAY] = j
+            resume[RS_NPLAYS] = nplays
+            return
+        # (the default kernels keep exactly the decide call: with look and resume None, numba drops the other
+        # branches)
+        elif look is None or (pol[seat] != P_LOOKAHEAD and pol[seat] != P_SEARCH):
             kind, corner = decide(st, hand, gp_kind, score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k, pol,
                                   tab.par, rng, board, layer, seat, j, nplays)
         else:
@@ -229,9 +247,10 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
     regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
     FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
     before a replay. Returns (outcome, winning team or -1, Fight Song hands played).
-    look: the lookahead's scratch (play_board). resume: a lookahead playout resuming this round at its Fight Song
-    hand resume[RS_FS_HAND], on the board resume[RS_BOARD] (already dealt and turned up). The default kernels
-    leave both out."""
+    look: the lookahead's scratch (play_board). resume: a search's run resuming this round at its Fight Song
+    hand resume[RS_FS_HAND], on the board resume[RS_BOARD] (already dealt and turned up; play_board resumes it at
+    resume[RS_PLAY]); paused before a play, it writes the round's kind, hand, teams and seats there and returns at once.
+    The default kernels leave both out."""
     n = st[S_N]
     nt = n_teams(n)
     n_init = 0
@@ -280,7 +299,15 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
             emit(st, tr, on, EV_FS_HAND, k, board, starter, st[S_CNT + STK_FS])
         if look is not None:  # where the game is, for a lookahead seat's playouts
             observe_fs_hand(look, kind, k, init_mask, part_mask)
-        if look is None:
+        if resume is not None:
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, None, resume)
+            if resume[RS_PENDING] != 0:  # paused before a play of this hand: where, for the next run
+                resume[RS_FS_KIND] = kind
+                resume[RS_FS_HAND] = k
+                resume[RS_FS_INIT] = init_mask
+                resume[RS_FS_PART] = part_mask
+                return outcome, winner, hands
+        elif look is None:
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
         else:
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
@@ -388,7 +415,7 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     if rules[R_DEALER] == DEALER_ROTATING:  # the deal passes with the start: the starter is left of it
         st[S_LEFT] = starter
     if resume is not None and resume[RS_PENDING] == RESUME_HAND:
-        # a lookahead playout replays this hand on its Activity card, already out of the stack
+        # a search's run resumes this hand on its Activity card, already out of the stack
         board = resume[RS_BOARD]
         resume[RS_PENDING] = 0
     else:
@@ -403,7 +430,12 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         nplays = n
         for j in range(n):
             st[O_SEQ + j] = clockwise(starter, j, n)
-    if look is None:
+    if resume is not None:
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays, None, resume)
+        if resume[RS_PENDING] != 0:  # paused before a play (play_board wrote where)
+            resume[RS_REG_BOARD] = board
+            return board, nplays
+    elif look is None:
         play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
     else:
         observe_hand(look, board)
@@ -447,8 +479,8 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
 @njit(cache=True, inline="always")
 def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
     """The Fight Song rounds after a hand: one per opportunity; a round serves every team that has one pending.
-    A lookahead playout resuming one of these rounds (resume) plays that round first, its teams and seats as
-    resume gives them (their opportunities were taken when it began)."""
+    A search's run resuming one of these rounds (resume) plays that round first, its teams and seats as resume gives
+    them (their opportunities were taken when it began); paused within a round, it returns at once."""
     pol, par = cfg.tables.pol, cfg.tables.par
     n = cfg.rules[R_PLAYERS]
     nt = n_teams(n)
@@ -488,6 +520,8 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         if resume is not None:
             outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask, None, resume)
+            if resume[RS_PENDING] != 0:  # paused
+                return
         elif look is None:
             outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask)
@@ -558,6 +592,8 @@ def check_end(st, rg, hand, cfg, rng, out, tr, on, look, resume):
             if resume is not None:
                 outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part, None, resume)
+                if resume[RS_PENDING] != 0:  # paused: the game goes on
+                    return np.int64(-1), np.int64(0)
             elif look is None:
                 outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part)
@@ -649,9 +685,9 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
 
     look, resume: None in the default kernels, and numba drops their branches before compiling. look: the
     lookahead's scratch, given only to the lookahead's kernel (LOOKAHEAD_LOOP's clone of run: its seats then decide
-    by simulation); resume: a lookahead playout (search_ops.playout), which continues the game in st, rg, hand
-    from the start of the current board, a regular hand or a Fight Song hand (its plays so far scripted), up to
-    its horizon."""
+    by simulation); resume: a search's run (search_ops.apply and playout), which continues the game in st, rg, hand
+    from within the current board, a regular hand or a Fight Song hand (at the play resume[RS_PLAY]), up to its
+    horizon, or with resume[RS_PAUSE] to the next decision of any seat (state.py, the resume array)."""
     rules = cfg.rules
     n = rules[R_PLAYERS]
     written = 0
@@ -666,6 +702,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
             begin(st, rg, hand, cfg, row, tr, on)
             if look is not None:  # the lookahead seats' memory starts empty
                 forget(look)
+        end, win_mask = np.int64(-1), np.int64(0)
         while True:
             if resume is None:
                 board, nplays = play_hand(st, rg, hand, cfg, rng, row, tr, on, look, resume)
@@ -675,15 +712,22 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
                 fs_kind = resume[RS_FS_KIND] if resume[RS_PENDING] == RESUME_FS else -1
                 if fs_kind < 0:
                     board, nplays = play_hand(st, rg, hand, cfg, rng, row, tr, on, look, resume)
+                    if resume[RS_PENDING] != 0:  # paused
+                        break
                 else:  # (the regular hand is played and recorded)
                     board = resume[RS_REG_BOARD]
                     nplays = np.int64(4 if n == 2 else n)
                 if fs_kind != FSK_TIEBREAK:  # (a tie-break round comes after the hand's cards went back: check_end)
                     play_opportunities(st, rg, hand, cfg, rng, row, tr, on, look, resume)
+                    if resume[RS_PENDING] != 0:  # paused in a Fight Song round after this hand
+                        resume[RS_REG_BOARD] = board
+                        break
                     return_hand(st, rg, board, nplays, tr, on)
             _drama_look(st, n_teams(n), st[S_HANDS])
             end, win_mask = check_end(st, rg, hand, cfg, rng, row, tr, on, look, resume)
             if end >= 0:
+                break
+            if resume is not None and resume[RS_PENDING] != 0:  # paused in a tie-break round
                 break
             if resume is not None:
                 if st[S_HANDS] >= resume[RS_STOP]:  # the playout's horizon
@@ -692,7 +736,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
                 deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS],
                      np.int64(DEAL_REFILL), tr, on)
                 row[col(R_REFILLS, n, n_teams(n))] += 1
-        if resume is not None:  # a playout fills no result row: the lookahead reads how it ended
+        if resume is not None:  # a search's run fills no result row: the search reads how it ended (or paused)
             resume[RS_END] = end
             resume[RS_WIN_MASK] = win_mask
         else:

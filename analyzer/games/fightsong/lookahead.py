@@ -63,34 +63,43 @@ from numba import njit
 
 from analyzer.games.fightsong import engine, search_ops
 from analyzer.games.fightsong.engine import NO_TRACE, R_PLAYERS, scratch
-from analyzer.games.fightsong.policies import P_GREEDY, P_LOOKAHEAD, P_TEAM, PB_HORIZON, PB_OPPONENT, PB_PARTNER, \
-    PB_SAMPLES, N_PAR
+from analyzer.games.fightsong.policies import (
+    N_PAR, P_GREEDY, P_LOOKAHEAD, P_SEARCH, P_TEAM, PB_BUDGET, PB_C, PB_HORIZON, PB_OPPONENT, PB_PARTNER, PB_ROLLOUT,
+    PB_SAMPLES)
 from analyzer.games.fightsong.search_ops import (
-    AT_LAYER, AT_NPLAYS, AT_OVER, AT_PLAY, AT_SIZE, DECISION_WIDTH, MAXCAND, UNIT, Look, Position)
-from analyzer.games.fightsong.state import N_RESUME, RESUME_FS, RESUME_HAND, RS_BOARD, RS_PENDING
+    AT_LAYER, AT_NPLAYS, AT_OVER, AT_PLAY, AT_SIZE, DECISION_WIDTH, MAXCAND, NO_STOP, UNIT, Look, Position)
+from analyzer.games.fightsong.state import (
+    N_RESUME, RESUME_FS, RESUME_HAND, RS_BOARD, RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_STOP)
 from analyzer.games.search import rebind, specialise
+from analyzer.games.search.tree import new_tree
 from analyzer.threads import run_in_blocks
 
 EDGE = UNIT // 4  # regular hands: a quarter point of margin per redeal (see choose)
 EDGE_FS = 0  # Fight Song hands: none (see choose)
 
 SEARCH = specialise(search_ops, "fightsong")
-search_lookahead = SEARCH.lookahead  # (a module-level name: numba reads jitted callees from globals)
+search_lookahead = SEARCH.lookahead  # (module-level names: numba reads jitted callees from globals)
+search_tree = SEARCH.ismcts
 
 
 def uses_lookahead(pol):
-    """True if some seat of this encoded configuration plays lookahead (then the lookahead kernel runs)."""
-    return bool((pol == P_LOOKAHEAD).any())
+    """True if some seat of this encoded configuration plays lookahead or search (then the lookahead kernel runs)."""
+    return bool(((pol == P_LOOKAHEAD) | (pol == P_SEARCH)).any())
 
 
 @njit(cache=True, inline="always")
 def _decision_point(at, board_context, board, layer, j, nplays):
     """The real game's decision point, play j of the board, written into the search's root: where the game is
-    (the memory's board_context), and what a playout resumes (the regular hand, or a Fight Song hand)."""
+    (the memory's board_context), and what a run resumes (the regular hand, or a Fight Song hand, at play j)."""
     for i in range(N_RESUME):
         at[i] = board_context[i]
     at[RS_PENDING] = RESUME_HAND if layer == 0 else RESUME_FS
     at[RS_BOARD] = board
+    at[RS_PLAY] = j
+    at[RS_NPLAYS] = nplays
+    at[RS_MOVE] = -1
+    at[RS_PAUSE] = 0
+    at[RS_STOP] = NO_STOP  # (stop_after's, once the search knows its horizon)
     at[AT_LAYER] = layer
     at[AT_PLAY] = j
     at[AT_NPLAYS] = nplays
@@ -102,10 +111,16 @@ def _decision_point(at, board_context, board, layer, j, nplays):
 # the measurements' noise)
 @njit(cache=True, inline="always")
 def choose(st, hand, tab, rng, board, layer, seat, j, nplays, look):
-    """The lookahead seat's (kind, corner) for play j of the board, the game's tables tab (the lookahead kernel's
-    play_board calls it): a regular hand (layer 0) or a Fight Song hand (layer 1). look: the scratch (a Look)."""
+    """The lookahead or search seat's (kind, corner) for play j of the board, the game's tables tab (the lookahead
+    kernel's play_board calls it): a regular hand (layer 0) or a Fight Song hand (layer 1). look: the scratch (a
+    Look)."""
     _decision_point(look.root_at, look.board_context, board, layer, j, nplays)
     root = Position(st, look.rg, hand, look.root_at)
+    if tab.pol[seat] == P_SEARCH:
+        best = search_tree(root, np.int64(tab.par[seat, PB_BUDGET]), tab.par[seat, PB_C],
+                           np.int64(tab.par[seat, PB_ROLLOUT]), np.int64(tab.par[seat, PB_HORIZON]), rng, look.cand,
+                           look.tree, look.sample, look.work, look)
+        return look.cand[best, 0], look.cand[best, 1]
     samples = np.int64(tab.par[seat, PB_SAMPLES])
     # greedy's play (decision 0) stands unless another beats it by more than the edge per redeal: in a regular hand
     # smaller differences are mostly noise, and greedy's ties keep its most versatile cards for later hands, which a
@@ -127,10 +142,12 @@ def _position(cfg):
 
 def _scratch(cfg, rg, width):
     """The decision scratch (a Look) of the game configured by cfg, whose stacks are rg, for result rows of `width`.
-    The playouts' seats play greedy (battle: the leader); the candidates' team play uses its default weights."""
+    The playouts' seats play greedy (battle: the leader); the candidates' team play uses its default weights. The
+    tree search's scratch is sized for the largest budget of a search seat (one node when none)."""
     n = int(cfg.rules[R_PLAYERS])
     spol = np.full(n, P_GREEDY, dtype=np.int64)
-    spar = np.zeros((n, max(N_PAR, 4)), dtype=np.float64)  # (scripts: 2 players replay up to 3 plays of a seat)
+    spar = np.zeros((n, N_PAR), dtype=np.float64)
+    budget = int(max((cfg.tables.par[s, PB_BUDGET] for s in range(n) if cfg.tables.pol[s] == P_SEARCH), default=0))
     tpol = np.full(n, P_TEAM, dtype=np.int64)
     tpar = np.zeros((n, N_PAR), dtype=np.float64)
     tpar[:, PB_PARTNER] = 1.0
@@ -148,7 +165,8 @@ def _scratch(cfg, rg, width):
         playout_traced=np.zeros(1, dtype=np.bool_),
         cand=np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), sums=np.zeros(MAXCAND, dtype=np.int64),
         known_by=np.zeros(n_gp + n_act + n_fs, dtype=np.int64), ruled_out=np.zeros((n, n_gp), dtype=np.int64),
-        board_context=np.zeros(N_RESUME, dtype=np.int64), reads=np.zeros(n, dtype=np.int64))
+        board_context=np.zeros(N_RESUME, dtype=np.int64), reads=np.zeros(n, dtype=np.int64),
+        tree=new_tree(budget, DECISION_WIDTH, MAXCAND), tree_search=np.zeros(2, dtype=np.int64))
 
 
 def play_game_look(seed, game, cfg, out, trace):

@@ -21,10 +21,14 @@ from analyzer.games.fightsong.state import (
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
-P_LOOKAHEAD = 5  # decided in lookahead.py (engine.play_board calls it), never by `decide`
-# par columns
-PB_BATTLE, PB_PARTNER, PB_OPPONENT, PB_BLOCK, PB_SAMPLES, PB_HORIZON, PB_READ = 0, 1, 2, 3, 4, 5, 6
-N_PAR = 7
+# decided in lookahead.py (engine.play_board calls it), never by `decide`
+P_LOOKAHEAD = 5  # flat Monte Carlo (the search driver's lookahead)
+P_SEARCH = 6  # information-set tree search (the search driver's ismcts)
+# par columns (PB_HORIZON: lookahead's and search's horizon; PB_READ: both read plays)
+PB_BATTLE, PB_PARTNER, PB_OPPONENT, PB_BLOCK, PB_SAMPLES, PB_HORIZON, PB_READ, PB_BUDGET, PB_C, PB_ROLLOUT, PB_OTHERS = \
+    range(11)
+N_PAR = 11
+OTHERS_CHOICES = ("greedy", "candidates")  # search: what the other seats' nodes of its tree consider (PB_OTHERS)
 BATTLE_CHOICES = ("leader", "weakest", "random")
 BATTLE_LEADER, BATTLE_WEAKEST, BATTLE_RANDOM = 0, 1, 2
 EPS = 1e-9

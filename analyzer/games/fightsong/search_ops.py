@@ -1,18 +1,18 @@
 """Fight Song's side of the search contract (analyzer/games/search/contract.py), from the engine's own game loop:
-a playout is engine.run resuming the current board (every rule is written once).
+apply and the playouts are engine.run resuming the game within the current board (every rule is written once).
 
 - a position: a Position (below): the game's state, stacks and hands as the engine keeps them at a play of a
   board (the board's earlier plays made), and the decision point `at` (DECISION_POINT: the board, its layer, the
-  play and, first, engine.run's resume array: where the game is, for a playout to resume it).
+  play and, first, engine.run's resume array: where the game is, for a run to resume it).
 - a decision row: (kind, corner): the card kind seat plays and the free corner it goes on.
 - what a seat sees, and what redeal deals again: its memory (memory.py; docs/fightsong.md, "lookahead").
-- the playouts: every seat greedy (battle: the leader), on the random state in look (greedy draws nothing).
-- apply scripts the decision rather than making it: the engine resumes a board only from its first play, so a
-  playout replays the board, its earlier plays and the decision scripted (their cards back in their players'
-  hands; the scripts are the playouts' policies, in look.cfg), then plays on. A position after apply is such a
-  replay: it can be played out and scored, while decisions (which reads the board as played so far) is for
-  positions the engine reached (the search's root). Enough for the flat search (driver.lookahead); a tree search
-  would need the engine to stop within a board.
+- apply makes the decision: engine.run resumes the board at the play being decided, plays the decision there,
+  and plays on (every other seat's decisions are the next ones: it stops before the next play of any seat, in
+  this board or a later one, a Fight Song hand's included), having written where into `at` (the resume array);
+  or it reaches the game's end or the playouts' stop (stop_after writes it into the root's `at`, which the
+  search's positions copy). decisions then works at any position apply reaches, as at the root.
+- the playouts: every seat greedy (battle: the leader), on the random state in look (greedy draws nothing):
+  engine.run resuming the position.
 - look: a Look (below): the search's scratch and the seats' memory, which the lookahead kernel's game loop keeps
   (memory.py).
 """
@@ -24,19 +24,21 @@ from numba import njit
 from analyzer.games.fightsong.engine import R_TARGET, run
 from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.memory import popcount
-from analyzer.games.fightsong.policies import P_GREEDY, P_SCRIPT, PB_HORIZON, PB_READ, decide
+from analyzer.games.fightsong.policies import PB_HORIZON, PB_OTHERS, PB_READ, decide
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, N_RESUME, O_HM, O_MOVES, O_PL, O_PLC, O_SEQ, O_TEXTRA, O_TPTS, RS_BOARD, RS_END, RS_STOP, RS_WIN_MASK, S_BASE,
-    S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, clear_hand, hand_add, hn_at, team_of)
+    MAXP, N_RESUME, O_HM, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
+    RS_PENDING, RS_PLAY, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, clear_hand, hand_add, hand_remove_kind,
+    hn_at, team_of)
 from analyzer.games.layout import Layout
+from analyzer.games.search.unseen import sort_first
 from analyzer.rng import reset_streams, shuffle
 
 DECISION_POINT = Layout("a Fight Song search position's decision point (`at`)", [
-    ("AT_RESUME", N_RESUME, "engine.run's resume array (state.RS_...: at the root, where the game is; a playout's "
-                            "stop and how it ended): `at` is given to the playout's run as its resume array"),
+    ("AT_RESUME", N_RESUME, "engine.run's resume array (state.RS_...: where the game is, the playouts' stop, how a "
+                            "run ended): `at` is given to apply's and the playout's run as its resume array"),
     ("AT_LAYER", 1, "the board's layer: 0 a regular hand, 1 a Fight Song hand"),
-    ("AT_PLAY", 1, "the play being decided (j; the board's plays before it are made, or after apply scripted)"),
+    ("AT_PLAY", 1, "the play being decided (j; the board's plays before it are made)"),
     ("AT_NPLAYS", 1, "the board's plays"),
     ("AT_OVER", 1, "1: played out (to the game's end or the playout's stop)"),
 ], size_name="AT_SIZE")
@@ -47,7 +49,7 @@ Position = namedtuple("Position", ("st", "rg", "hand", "at"))
 
 # The search's scratch and the seats' memory, allocated once per block of games or traced game (lookahead._scratch).
 Look = namedtuple("Look", (
-    "cfg",  # the playouts' engine.Config: the game's, with their own policies (tables.pol, par: see _script)
+    "cfg",  # the playouts' engine.Config: the game's, with their own policies (tables.pol, par: every seat greedy)
     "par",  # the seats' own parameters (the game's tables.par: a lookahead seat's samples, horizon, read_plays)
     "rg",  # the game's stacks (engine.play_board does not hand them to choose)
     "root_at", "sample", "work",  # the root's decision point; a redealt copy of the game, a playout's copy
@@ -57,6 +59,8 @@ Look = namedtuple("Look", (
     "dout", "dtr", "playout_traced",  # the result row and trace the playouts are given (never read); False
     "cand", "sums",  # the decisions (kind, corner) and their sums
     "known_by", "ruled_out", "board_context", "reads",  # the seats' memory (memory.py)
+    "tree",  # the tree search's scratch (search.tree.new_tree, for the largest budget of a search seat)
+    "tree_search",  # [0]: 1 while the tree search runs (sort_unseen; the pools of unseen cards sorted first), [1]: its seat
 ))
 
 # The contract functions are inline="always": numba links and re-optimises a callee into every jitted layer above
@@ -72,8 +76,7 @@ NO_STOP = 1 << 40
 
 @njit(cache=True, inline="always")
 def to_move(pos):
-    """The seat of the board's play AT_PLAY; -1 once played out, or past the board's last play (after apply: the
-    next decision is the playout's to reach)."""
+    """The seat of the board's play AT_PLAY; -1 once played out (to the game's end or the playouts' stop)."""
     at = pos.at
     if at[AT_OVER] != 0 or at[AT_PLAY] >= at[AT_NPLAYS]:
         return np.int64(-1)
@@ -120,11 +123,14 @@ def decisions(pos, seat, rng, cand, look):
     The last play of a regular hand, for a seat searching with horizon 1, is greedy's alone, unsearched: the
     playouts would end with it, more points never hurt there (the margin, the Fight Song opportunities and the end
     check all grow with them), and greedy's ties keep its versatile cards (a search could only mistake noise for a
-    better play). The team policy's play draws nothing."""
+    better play). In the tree search (tree_search[0]) of a seat whose `others` is greedy (PB_OTHERS 0), another
+    seat's decision is greedy's alone, as in the rollouts. The team policy's play draws nothing."""
     st, at, tab = pos.st, pos.at, look.cfg.tables
     board, layer, j, nplays = at[RS_BOARD], at[AT_LAYER], at[AT_PLAY], at[AT_NPLAYS]
-    if j == nplays - 1 and layer == 0 and np.int64(look.par[seat, PB_HORIZON]) == 1:
-        mv = np.int64(tab.gtab[board, st[S_FREE], st[O_HM + seat]])
+    searcher = look.tree_search[1]
+    greedy_other = look.tree_search[0] != 0 and seat != searcher and look.par[searcher, PB_OTHERS] == 0.0
+    if greedy_other or (j == nplays - 1 and layer == 0 and np.int64(look.par[seat, PB_HORIZON]) == 1):
+        mv = np.int64(tab.gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
         return _add(cand, 0, mv >> 2, mv & 3)
     return _candidates(st, pos.hand, tab.gp_kind, tab.score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k,
                        look.tpol, look.tpar, rng, board, layer, seat, j, nplays, cand)
@@ -132,8 +138,17 @@ def decisions(pos, seat, rng, cand, look):
 
 @njit(cache=True, inline="always")
 def begin_search(root, seat, sample, work, look):
-    """Nothing is shared by a decision's redeals: each gathers the unseen cards again (a redeal reorders them)."""
-    return
+    """Nothing is shared by a decision's redeals: each gathers the unseen cards again (a redeal reorders them). The
+    pool is gathered in place order, unsorted (the lookahead's redeals as they were) unless sort_unseen follows."""
+    look.tree_search[0] = 0
+    look.tree_search[1] = seat
+
+
+@njit(cache=True, inline="always")
+def sort_unseen(root, seat, look):
+    """The tree search's redeals sort each pool of unseen cards before shuffling it: they then depend only on which
+    cards seat does not know, not on where they are (deal_unknown)."""
+    look.tree_search[0] = 1
 
 
 @njit(cache=True, inline="always")
@@ -184,13 +199,14 @@ def _ring_unknown_in(st, rg, w, offset, known_by, seat_bit, pool, p, drg):
 
 
 @njit(cache=True)
-def deal_unknown(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, read_plays):
+def deal_unknown(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool, known_by, ruled_out, read_plays,
+                 sort_pool=False):
     """sst, srg, shand (a copy of the game st, rg, hand) with the cards seat does not know dealt again on its
     stream: the Game Play cards of the other hands (regular and Fight Song) and of the Game Play stack that it does
     not know are shuffled together and put back in the places they came from, a hand's place (read_plays) taking
     the first card left of a kind not ruled out there (any card if none is left); the cards of the Activity and of
     the Fight Song stack that it does not know are shuffled in their places. The cards it knows stay where they
-    are."""
+    are. sort_pool: each pool is sorted before it is shuffled (the tree search: sort_unseen)."""
     n = st[S_N]
     n_gp = st[S_SIZE + STK_GP]
     seat_bit = 1 << seat
@@ -204,6 +220,8 @@ def deal_unknown(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool
                         pool[u] = card
                         u += 1
     u = _ring_unknown_out(st, rg, STK_GP, 0, known_by, seat_bit, pool, u)
+    if sort_pool:
+        sort_first(pool, u)
     shuffle(rng, stream, pool, u)
     p = 0
     for layer in range(2):
@@ -225,21 +243,43 @@ def deal_unknown(st, rg, hand, gp_kind, seat, rng, stream, sst, srg, shand, pool
                     hand_add(sst, shand, gp_kind, layer, o, card)
     _ring_unknown_in(st, rg, STK_GP, 0, known_by, seat_bit, pool, p, srg)
     u = _ring_unknown_out(st, rg, STK_ACT, n_gp, known_by, seat_bit, pool, 0)
+    if sort_pool:
+        sort_first(pool, u)
     shuffle(rng, stream, pool, u)
     _ring_unknown_in(st, rg, STK_ACT, n_gp, known_by, seat_bit, pool, 0, srg)
     fs_offset = n_gp + st[S_SIZE + STK_ACT]
     u = _ring_unknown_out(st, rg, STK_FS, fs_offset, known_by, seat_bit, pool, 0)
+    if sort_pool:
+        sort_first(pool, u)
     shuffle(rng, stream, pool, u)
     _ring_unknown_in(st, rg, STK_FS, fs_offset, known_by, seat_bit, pool, 0, srg)
+
+
+@njit(cache=True)
+def _replayed_order(st, hand, gp_kind, layer, j):
+    """The hands of the board's plays before play j as the lookahead's playouts had them when they replayed the
+    board from its first play (before the engine resumed within a board): each card played back at the end of its
+    player's hand, then the first card of its kind taken out again (the card played, as far as every rule and
+    policy can tell: the same kind). Which card of a kind is where changes no decision; it changes where the cards
+    left in a Fight Song hand go under the stack, so the lookahead's results stay as they were with it."""
+    for i in range(j):
+        hand_add(st, hand, gp_kind, layer, st[O_SEQ + i], st[O_PL + i])
+    for i in range(j):
+        card = hand_remove_kind(st, hand, gp_kind, layer, st[O_SEQ + i], gp_kind[st[O_PL + i]])
+        st[O_PL + i] = card
+        st[O_TCARD + st[O_PLC + i]] = card
 
 
 @njit(cache=True, inline="always")
 def redeal(root, seat, rng, sample, look):
     """sample = root with the cards seat does not know dealt again (deal_unknown); with read_plays, the places in
-    the other hands take kinds its reading has not ruled out there."""
+    the other hands take kinds its reading has not ruled out there. The board's earlier players' hands are then in
+    the lookahead's replayed order (_replayed_order)."""
     _copy(root, sample)
     deal_unknown(root.st, root.rg, root.hand, look.cfg.tables.gp_kind, seat, rng, 1 + seat, sample.st, sample.rg,
-                 sample.hand, look.pool, look.known_by, look.ruled_out, look.par[seat, PB_READ] != 0.0)
+                 sample.hand, look.pool, look.known_by, look.ruled_out, look.par[seat, PB_READ] != 0.0,
+                 look.tree_search[0] != 0)
+    _replayed_order(sample.st, sample.hand, look.cfg.tables.gp_kind, root.at[AT_LAYER], root.at[AT_PLAY])
 
 
 @njit(cache=True, inline="always")
@@ -254,59 +294,49 @@ def key_playouts(key, look):
 
 
 @njit(cache=True, inline="always")
-def _script(st, hand, gp_kind, layer, seat, j, move, spol, spar):
-    """The playout replays the board from its start: the board's plays before play j go back to their players'
-    hands of `layer` and into their scripts, then seat's script plays `move` (kind x 4 + corner); every seat plays
-    greedy after its script."""
-    n = st[S_N]
-    for s in range(n):
-        spol[s] = P_GREEDY
-        st[O_MOVES + s] = 0
-        for k in range(spar.shape[1]):
-            spar[s, k] = 0.0  # (greedy seats: battle the leader)
-    for i in range(j + 1):
-        s = st[O_SEQ + i]
-        if spol[s] != P_SCRIPT:
-            spol[s] = P_SCRIPT
-            for k in range(spar.shape[1]):
-                spar[s, k] = -1.0  # (a script's end: greedy; in a battle choice, the leader)
-        k = 0
-        while spar[s, k] >= 0.0:
-            k += 1
-        if i < j:
-            card = st[O_PL + i]
-            hand_add(st, hand, gp_kind, layer, s, card)
-            spar[s, k] = gp_kind[card] * 4 + st[O_PLC + i]
-        else:
-            spar[s, k] = move
+def _run(pos, look):
+    """engine.run resuming the game at pos (its resume array: at); a playout's seats' policies (look.cfg)."""
+    # (the seed is unused: a resumed run keeps its random state, keyed by key_playouts)
+    run(np.uint64(0), np.int64(0), np.int64(0), np.int64(1), look.cfg, look.dout, look.dtr, look.playout_traced[0],
+        pos.st, pos.rg, pos.hand, look.rng2, None, pos.at)
 
 
 @njit(cache=True, inline="always")
 def apply(pos, cand, i, look):
-    """The decision cand[i] scripted for the playout (the module docstring): pos becomes the board's replay."""
-    st, at, tables = pos.st, pos.at, look.cfg.tables
-    j = at[AT_PLAY]
-    _script(st, pos.hand, tables.gp_kind, at[AT_LAYER], st[O_SEQ + j], j, cand[i, 0] * 4 + cand[i, 1], tables.pol,
-            tables.par)
-    at[AT_PLAY] = j + 1
+    """to_move(pos) plays cand[i]; engine.run plays on to the next decision of any seat (a play of this board or a
+    later one), the game's end or the playouts' stop (at[RS_STOP]: stop_after's)."""
+    at = pos.at
+    at[RS_MOVE] = cand[i, 0] * 4 + cand[i, 1]
+    at[RS_PAUSE] = 1
+    _run(pos, look)
+    at[RS_PAUSE] = 0
+    if at[RS_PENDING] == 0:  # the end, or the stop
+        at[AT_OVER] = 1
+    else:  # paused before the next decision
+        at[AT_LAYER] = 0 if at[RS_PENDING] == RESUME_HAND else 1
+        at[AT_PLAY] = at[RS_PLAY]
+        at[AT_NPLAYS] = at[RS_NPLAYS]
 
 
 @njit(cache=True, inline="always")
 def stop_after(root, horizon):
     """Hands: the playouts stop once `horizon` regular hands counting this one are played (in a Fight Song hand,
-    S_HANDS already counts its regular hand)."""
-    return root.st[S_HANDS] + horizon - root.at[AT_LAYER] if horizon > 0 else np.int64(NO_STOP)
+    S_HANDS already counts its regular hand), its Fight Song rounds included. Written into the root's resume array
+    too: apply stops there (the search's positions are copies of the root)."""
+    stop = root.st[S_HANDS] + horizon - root.at[AT_LAYER] if horizon > 0 else np.int64(NO_STOP)
+    root.at[RS_STOP] = stop
+    return stop
 
 
 @njit(cache=True, inline="always")
 def playout(pos, stop, look):
-    """engine.run resuming the board (its replay, after apply) up to `stop`: every seat greedy after its script.
-    It reports how it ended in the resume array (at)."""
+    """engine.run resuming the position up to `stop`, every seat greedy (nothing left to play once over). It reports
+    how it ended in the resume array (at)."""
     at = pos.at
+    if at[AT_OVER] != 0:
+        return
     at[RS_STOP] = stop
-    # (the seed is unused: a playout keeps its random state, keyed by key_playouts)
-    run(np.uint64(0), np.int64(0), np.int64(0), np.int64(1), look.cfg, look.dout, look.dtr, look.playout_traced[0],
-        pos.st, pos.rg, pos.hand, look.rng2, None, at)
+    _run(pos, look)
     at[AT_OVER] = 1
 
 

@@ -58,15 +58,20 @@ STATE = Layout("Fight Song's state", [
 ], size_name="ST_SIZE")
 STATE.define(globals())
 
-# a lookahead playout's resume array (engine.run's `resume`; search_ops.py): what is still to be resumed
-# (RESUME_HAND: the regular hand it starts in; RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the
-# board being played, the number of hands after which it stops; for a Fight Song hand, the regular hand's Activity
-# card and the Fight Song round's kind, hand number (1..FS_MAX_HANDS), initiating teams and playing seats (bits);
-# set by the playout: its end condition (-1: stopped at its horizon) and winning teams (bits). Here, below the
-# engine, because the seats' memory (memory.py, which the engine calls) keeps where the game is in this layout.
-RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART, RS_END, RS_WIN_MASK = \
-    range(10)
-N_RESUME = 10
+# engine.run's resume array, for the search (search_ops.py): a playout (or the search's apply) continues the game
+# in st, rg, hand from within a board. What is still to be resumed (RESUME_HAND: the regular hand it starts in;
+# RESUME_FS: one of that hand's Fight Song hands; 0 once resumed), the board being played and the play to resume
+# at (its plays before are made: their cards on the corners, their points in O_TSC), the number of hands after
+# which it stops; for a Fight Song hand, the regular hand's Activity card and the Fight Song round's kind, hand
+# number (1..FS_MAX_HANDS), initiating teams and playing seats (bits); set by the run: its end condition (-1:
+# stopped at its horizon, or paused) and winning teams (bits). RS_MOVE: the decision (kind x 4 + corner) made at
+# the play resumed, -1 none (the seat's policy decides); RS_PAUSE: 1 to stop before the next decision of any seat
+# after it, where the run then writes all of the above (RS_PENDING, RS_BOARD, RS_PLAY, RS_NPLAYS, the round's) for
+# the next run to resume there. Here, below the engine, because the seats' memory (memory.py, which the engine
+# calls) keeps where the game is in this layout.
+RS_PENDING, RS_BOARD, RS_STOP, RS_REG_BOARD, RS_FS_KIND, RS_FS_HAND, RS_FS_INIT, RS_FS_PART, RS_END, RS_WIN_MASK, \
+    RS_PLAY, RS_NPLAYS, RS_MOVE, RS_PAUSE = range(14)
+N_RESUME = 14
 RESUME_HAND, RESUME_FS = 1, 2
 
 

@@ -25,12 +25,10 @@ The lookahead (flat Monte Carlo, driver.lookahead) uses all of them; the tree se
 call decisions and apply below the root, for any seat, so a game's `apply` must leave the position at the
 next decision of whichever seat (or at the end), as `to_move` then reports.
 
-A deferred apply: a game whose engine cannot resume a position within one of its steps may have `apply` script
-the decision instead, for the playout to make when it replays the step from its start (Fight Song: its engine
-resumes a board only from the board's first play, so apply writes the playouts' scripts). Such a position can
-be played out and scored, which is all the flat search asks of it; to_move reports the step's next scripted
-play, or -1 past the last; decisions is for positions the engine reached. The tree search will need such a
-game's engine to stop within the step (its search_ops docstring says so).
+Every game's apply makes the decision and stops at the next one (Fight Song's engine resumes and pauses within a
+board for it: engine.run's resume array). A game whose engine could not resume a position within one of its steps
+could have apply script the decision for the playout to make when it replays the step from its start (Fight Song
+did, before): enough for the flat search, not for the tree search.
 """
 
 
