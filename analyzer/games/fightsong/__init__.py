@@ -130,6 +130,13 @@ def encode(rules, seats):
                               order_fs=np.arange(deck.n_fs, dtype=np.int64), tables=tables), deck)
 
 
+def search_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs, tables, out):
+    """The search kernel's block entry, games first_game + lo .. + hi - 1 into out[lo:hi], on this thread: the tree
+    search's counters (analyzer bench)."""
+    return K.lookahead.play_block_look(seed, first_game, lo, hi, E.Config(rules, order_gp, order_act, order_fs, tables),
+                                       out)
+
+
 def batch(seed, first_game, rules, order_gp, order_act, order_fs, tables, out):
     """The batch (Game.run_batch passes the Config's fields): kernels.batch (with a lookahead seat, the lookahead
     kernel)."""
@@ -149,6 +156,7 @@ GAME = Game(
     resolve_rules=R.resolve_rules,
     encode=encode,
     batch=batch,
+    search_block=search_block,
     play_traced=T.play_traced,
     format_event=T.format_event,
     events=EVENTS,

@@ -177,10 +177,12 @@ def play_game_look(seed, game, cfg, out, trace):
 
 
 def play_block_look(seed, first_game, lo, hi, cfg, out):
-    """engine.play_block for a configuration with lookahead seats."""
+    """engine.play_block for a configuration with lookahead seats. Returns the tree search's counters (tree.COUNT_*:
+    `analyzer bench`)."""
     game_arrays = scratch(cfg)
     look = _scratch(cfg, game_arrays[1], out.shape[1])
     KERNEL.run(seed, first_game, lo, hi, cfg, out, NO_TRACE, False, *game_arrays, look, None)
+    return look.tree[-1]
 
 
 LOOK_CHUNK = 4  # games per block at the least: a lookahead game costs hundreds of greedy playouts
