@@ -153,3 +153,13 @@ def test_search_partners_beat_greedy_partners_at_4_players():
     0+2 and at 1+3: the 95% interval of its win share lies above an even half."""
     share, half, n = _share(4, 1000, {"policy": "search"}, {"policy": "greedy"})
     assert share - half > 0.5, (share, half, n)
+
+
+@pytest.mark.strength
+@pytest.mark.parametrize("players", [2, 4])
+def test_search_beats_lookahead_with_seats_rotated(players):
+    """search (default parameters) against lookahead (default parameters), 1,000 deals with search at either seat
+    (4 players: search partners at 0+2, then 1+3): the 95% interval of its win share lies above an even half
+    (measured, seed 5: 61.9% +- 2.1 at 2 players, 56.3% +- 2.2 at 4; docs/fightsong.md, "search")."""
+    share, half, n = _share(players, 1000, {"policy": "search"}, {"policy": "lookahead"})
+    assert share - half > 0.5, (share, half, n)

@@ -282,7 +282,9 @@ def _picture(result, views, figs, out):
             series = [(f.variant, *zip(*f.cells)) for f in edges]
     vals = list(zip(*head.cells))
     path = plots.bars_with_ci(out / "skill_headline.png", levels, *(vals if series is None else (None, None, None)),
-                              head.label if series is None else "First player's edge: variant minus baseline",
+                              # (a short title: three bars leave the width of a few words)
+                              f"{head.label.split(':')[0]}, by skill level" if series is None else
+                              "First player's edge: variant minus baseline",
                               "points (95% CI)" if head.metric.percent else head.metric.label, reference=0.0,
                               ref_label="no difference" if series else "even share", groups=series,
                               percent=head.metric.percent)
