@@ -161,7 +161,12 @@ def test_a_real_process_stopped_by_a_signal_writes_a_consistent_partial_report(t
         time.sleep(wait)
         t = time.perf_counter()
         proc.send_signal(sig)
-        stdout, stderr = proc.communicate(timeout=60)
+        try:
+            stdout, stderr = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:  # (never leave it playing its 500 million deals beside the other tests)
+            proc.kill()
+            proc.communicate()
+            raise
         honoured = time.perf_counter() - t
         if proc.returncode == EXIT_PARTIAL:
             break
