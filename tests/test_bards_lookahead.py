@@ -53,17 +53,22 @@ def test_lookahead_beats_greedy_head_to_head_with_seats_rotated():
     """1,000 deals with lookahead (default parameters) in each seat against greedy (default parameters): its
     win share (a true tie counts half) with a 95% interval above an even half (measured: 78.8%, interval 77.0% to
     80.5%)."""
-    games = 1000
+    share, low, total = _head_to_head({"policy": "lookahead"}, {"policy": "greedy"}, 1000, 2026)
+    assert low > 0.5, (share, low, total)
+
+
+def _head_to_head(seat, field, games, seed):
+    """(win share, its 95% lower bound, games) of `seat` against `field` on the same deals, in each seat in turn
+    (a true tie counts half)."""
     share = 0.0
-    for seat in range(2):
-        raw = {"game": "bards", "games": games, "seed": 2026, "players": 2, "all_seats": {"policy": "greedy"},
-               "seats": {str(seat): {"policy": "lookahead"}}}
+    for s in range(2):
+        raw = {"game": "bards", "games": games, "seed": seed, "players": 2, "all_seats": field,
+               "seats": {str(s): seat}}
         out = _rows(raw)
-        share += float((out[:, seat] / out[:, 2]).sum())
+        share += float((out[:, s] / out[:, 2]).sum())
     total = 2 * games
     share /= total
-    low = share - 1.96 * (share * (1 - share) / total) ** 0.5
-    assert low > 0.5, (share, low, total)
+    return share, share - 1.96 * (share * (1 - share) / total) ** 0.5, total
 
 
 def _summary(result):
@@ -130,16 +135,7 @@ def test_search_beats_greedy_head_to_head_with_seats_rotated():
     in each seat against greedy (default parameters), 200 deals per seat: its win share (a true tie counts half)
     with a 95% interval above an even half (measured: 72.4%, interval 68.0% to 76.8%; budget 32, hardly more than
     one visit per split, gave 51.9%, not enough; docs/bards.md gives budget 256's)."""
-    games = 200
-    share = 0.0
-    for seat in range(2):
-        raw = {"game": "bards", "games": games, "seed": 2026, "players": 2, "all_seats": {"policy": "greedy"},
-               "seats": {str(seat): {"policy": "search", "budget": 96}}}
-        out = _rows(raw)
-        share += float((out[:, seat] / out[:, 2]).sum())
-    total = 2 * games
-    share /= total
-    low = share - 1.96 * (share * (1 - share) / total) ** 0.5
+    share, low, total = _head_to_head({"policy": "search", "budget": 96}, {"policy": "greedy"}, 200, 2026)
     assert low > 0.5, (share, low, total)
 
 
@@ -156,14 +152,5 @@ def test_search_parameters_have_ranges(bad):
 def test_search_beats_lookahead_head_to_head_with_seats_rotated():
     """search (default parameters: budget 256) in each seat against lookahead (default parameters), 1,000 deals per
     seat: its win share (a true tie counts half) with a 95% interval above an even half (docs/bards.md, "search")."""
-    games = 1000
-    share = 0.0
-    for seat in range(2):
-        raw = {"game": "bards", "games": games, "seed": 2026, "players": 2, "all_seats": {"policy": "lookahead"},
-               "seats": {str(seat): {"policy": "search"}}}
-        out = _rows(raw)
-        share += float((out[:, seat] / out[:, 2]).sum())
-    total = 2 * games
-    share /= total
-    low = share - 1.96 * (share * (1 - share) / total) ** 0.5
+    share, low, total = _head_to_head({"policy": "search"}, {"policy": "lookahead"}, 1000, 2026)
     assert low > 0.5, (share, low, total)
