@@ -416,9 +416,14 @@ def _policy_shares(result, g, ms):
         same = [t for t in range(n) if same_role(t, j)]
         if len(same) > 1 and same not in groups:
             groups.append(same)
-    note = "".join(f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same "
-                   f"parameters{' (and partners of the same policies)' if len(teams) < n else ''}: their shares differ by "
-                   f"chance only." for same in groups)
+    if len(groups) == 1 and len(groups[0]) == n:  # every seat the same: rotation changes nothing but the seat
+        note = " Every seat plays the same policy with the same parameters: the shares differ by chance only."
+    else:  # a policy keeps its place relative to the others in every rotation (seat 1 always plays right after seat 0)
+        note = "".join(
+            f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same parameters"
+            f"{' (and partners of the same policies)' if len(teams) < n else ''}, but each keeps its place relative to "
+            f"the other policies in every rotation (e.g. whether it plays right after seat 0's policy): their shares "
+            f"differ by that place, a seat effect under rotation, not by chance alone." for same in groups)
     b.append(Table(["who", "policy", "win share over all seats"], rows,
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's "
