@@ -18,7 +18,9 @@ from analyzer import metrics as M
 from analyzer.report import comparison as C
 from analyzer.report import plots
 from analyzer.report.blocks import Details, Figure, Heading, Section, Text, lit
-from analyzer.report.sections import ci_text, edge_text, manifest_games
+from analyzer.games.base import Histogram, Seat
+from analyzer.report.sections import ci_text, edge_text, manifest_games, seat_text
+from analyzer.stats import edge_verdict, pct
 from analyzer.report.skill_labels import skill_lines
 
 ANSWER_ID = "answer"
@@ -64,7 +66,46 @@ def answer_section(result, out, body):
         b += _single(result, out, body)
     else:
         b += _variants(result, out, body)
+    if kind not in ("ladder", "round_robin"):  # (there the policies differ on purpose)
+        b += bot_habits(result)
     return [Section(ANSWER_ID, _figure_last(b + skill_lines(sc)))]
+
+
+HABIT = 0.9  # a bot's choice that takes this share of the chances (or leaves 1 - HABIT) is named as its habit
+
+
+def bot_habits(result, shown=2):
+    """Warnings on choices the bots made nearly always the same way (the game's Ratio and Histogram declarations
+    with chosen_by_bots): a figure that depends on such a choice may come from the bot rather than the game."""
+    sc = result.scenario
+    found = []
+    for g in result.groups:
+        rules, seats = g.arms[0].rules, g.arms[0].seats
+        for decl in sc.game.metrics:
+            chosen = getattr(decl, "chosen_by_bots", None)
+            if chosen is None or not chosen(rules, seats):
+                continue
+            if isinstance(decl, Histogram):
+                h = g.summary.hists.get(decl.column)
+                if h is None or h.sum() == 0:
+                    continue
+                top = int(h.argmax())
+                share = h[top] / h.sum()
+                if share >= HABIT:
+                    found.append(f"{lit(decl.label)} is {top} in {pct(share)} of the games of {lit(g.label)}")
+            elif decl.percent:
+                m = M.metric_for(sc.game, g.players, g.rotations, M.ratio_key(decl))
+                if m is None or not M.has(g.summary, m):
+                    continue
+                v = M.value_ci(m, g.summary, g.rotations)[0]
+                if v >= HABIT or v <= 1 - HABIT:
+                    found.append(f"{lit(C.lower_first(decl.label))}: {pct(v)} in {lit(g.label)}")
+    if not found:
+        return []
+    more = f" and {len(found) - shown} more" if len(found) > shown else ""
+    return [Text(f"Bot habit: {'; '.join(found[:shown])}{more}. The bots made this choice themselves, nearly always "
+                 f"the same way: a figure that depends on it may come from how these bots play rather than from the "
+                 f"game. Ask again at a higher skill level (`[skill]` levels, docs/scenarios.md).", "warning")]
 
 
 def partial_warning(result):
@@ -105,6 +146,8 @@ def _single(result, out, body):
     sc = result.scenario
     g = result.groups[0]
     s, n, rot = g.summary, g.players, g.rotations
+    if rot > 1 and sc.key_metric is None and any(seat != g.arms[0].seats[0] for seat in g.arms[0].seats):
+        return _policies(result, g, out)
     metric = _key(result, g, "first_player_edge")
     b = []
     if metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "team_share_")):
@@ -119,6 +162,46 @@ def _single(result, out, body):
         b.append(Text(f"{lit(metric.label)}: {ci_text(metric, *v)}, 95% interval.", "verdict"))
         fig = take_figure(body, "length.png") if metric.key == "length" else None
     return b + ([fig] if fig is not None else [])
+
+
+def _policies(result, g, out):
+    """Seats rotated, policies that differ: which policy (pair of partner policies) wins most over all seats."""
+    sc = result.scenario
+    s, n, rot = g.summary, g.players, g.rotations
+    seats = g.arms[0].seats
+    names = short_names(seats)
+    pairs = M.pair_shares(sc.game, n)
+    teams = sc.game.teams(n)
+    if pairs:
+        units = [(m, " and ".join(dict.fromkeys(names[t] for t in team)) + f" (seats {'+'.join(map(str, team))})")
+                 for m, team in zip(pairs, teams)]
+        even = M.even_share(s, len(teams), rot)
+    else:
+        units = [(M.metric_for(sc.game, n, rot, f"policy_share_{j}"), f"{names[j]} (seat {j})")
+                 for j in range(n)]
+        even = M.even_share(s, n, rot)
+    vals = [M.value_ci(m, s, rot) for m, _ in units]
+    order = sorted(range(len(units)), key=lambda i: -vals[i][0])
+    best = order[0]
+    ranking = "; ".join(f"{lit(units[i][1])} {ci_text(units[i][0], *vals[i])}" for i in order)
+    b = [Text(edge_verdict(f"Over every seat, {lit(units[best][1])}", *vals[best], even, margin=sc.margin), "verdict"),
+         Text(f"Win share over all seats (every deal played in every rotation of the seats), best first: {ranking}.")]
+    labels = [units[i][1] for i in order]
+    path = plots.bars_with_ci(out / "answer.png", labels, *zip(*[vals[i] for i in order]),
+                              "Win share over all seats, by policy", "win share (%)", reference=even,
+                              ref_label="even share")
+    return b + [Figure(path, "Each policy's win share over all seats, with 95% intervals; the dashed line is an even "
+                             "share.")]
+
+
+def short_names(seats):
+    """Each seat's policy with only the parameters that tell it apart from another seat of the same policy."""
+    out = []
+    for seat in seats:
+        same = [other for other in seats if other.policy == seat.policy]
+        differ = {k: v for k, v in seat.params.items() if any(o.params.get(k) != v for o in same)}
+        out.append(seat_text(Seat(seat.policy, differ)))
+    return out
 
 
 def _other_units(sc, g, units):
@@ -151,7 +234,7 @@ def _variants(result, out, body):
             head = next(c for c in changes if c.metric.key == key.key)
         else:
             mattering = [c for c in changes if c.verdict.word == margins.MATTERS]
-            head = (max(mattering, key=lambda c: abs(c.d) / c.margin) if mattering else
+            head = (min(mattering, key=_headline_rank) if mattering else
                     next(c for c in changes if c.metric.key == "first_player_edge"))
         pictured = pictured or head.metric
         others = [c for c in changes if c is not head]
@@ -196,6 +279,14 @@ def short_label(result, g, metric):
         return ("the first team's edge over an even share" if result.scenario.game.teams(g.players) else
                 "the first player's edge over an even share")
     return C.lower_first(metric.label)
+
+
+def _headline_rank(change):
+    """Which difference that matters heads a variant's answer: who wins first (the first player's edge, then any
+    share), then the game's length, then the largest against its margin."""
+    key = change.metric.key
+    kind = (0 if key == "first_player_edge" else 1 if C.is_share(change.metric) else 2 if key == "length" else 3)
+    return kind, -abs(change.d) / change.margin
 
 
 def _difference_sentence(result, g, base, c):

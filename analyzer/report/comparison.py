@@ -63,7 +63,7 @@ def comparable_metrics(result):
     same_players = len({g.players for g in result.groups}) == 1
     keep = []
     for m in _common_metrics(result):
-        if m.key.startswith(("win_share_", "policy_share_", "team_share_")) and not same_players:
+        if m.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_")) and not same_players:
             continue
         if all(g.summary.s(m.num) == 0 for g in result.groups):
             continue  # nothing to compare: e.g. no stall, no shared win, a human-error option left off
@@ -97,7 +97,7 @@ def axis_label(metric):
 
 def is_share(metric):
     """A win-share metric (its differences are judged against the practical margin)."""
-    return metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
+    return metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_"))
 
 
 @dataclass

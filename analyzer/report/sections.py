@@ -385,7 +385,7 @@ def replay_command(result, g, index):
 
 def is_generic(metric):
     """The metrics every game has (shown in the generic sections), as opposed to the game's own."""
-    return (metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
+    return (metric.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_"))
             or metric.key in ("shared_wins", "no_winner", "length", "first_player_edge"))
 
 
@@ -428,9 +428,27 @@ def _policy_shares(result, g, ms):
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's "
                    f"advantage.{note}"))
-    for j in range(n):
-        b.append(Text(edge_text(f"The policy of seat {j}", M.policy_edge(j, n), s, rot, n,
-                                result.scenario.margin)))
+    pairs = M.pair_shares(result.scenario.game, n)
+    if pairs:  # partners win together: the pair's share is the figure; a difference inside a pair is its seats'
+        rows = []
+        even = M.even_share(s, len(teams), rot)
+        for m, team in zip(pairs, teams):
+            v = M.value_ci(m, s, rot)
+            rows.append([f"policies of seats {'+'.join(map(str, team))}", " and ".join(seat_text(seats[t]) for t in team),
+                         ci_text(m, *v)])
+        b.append(Table(["partners", "policies", "win share over all seats (95% CI)"], rows,
+                       "A pair's share is the sum of its two policies' shares (a team win gives each partner half); an "
+                       f"even share is {pct(even)}."))
+        for m, team in zip(pairs, teams):
+            v = M.value_ci(m, s, rot)
+            b.append(Text(edge_verdict(f"The partners of seats {'+'.join(map(str, team))}", *v, even,
+                                       margin=result.scenario.margin)))
+        b.append(Text("Inside a pair, the two partners' shares differ by their seats (one always plays before the "
+                      "other in every rotation): a seat effect inside the team, not a difference between players."))
+    else:
+        for j in range(n):
+            b.append(Text(edge_text(f"The policy of seat {j}", M.policy_edge(j, n), s, rot, n,
+                                    result.scenario.margin)))
     # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
     rows = []
     for j in range(n):
