@@ -252,7 +252,8 @@ def _draw_histograms(series, title, xlabel):
             ax.yaxis.set_major_locator(MaxNLocator(nbins=3))
             ax.tick_params(labelsize=8)
         axes[-1].set_xlabel(_wrap(f"{xlabel_full}; the black outline in every panel: {series[0][0]}", 90))
-        axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True))
+        axes[-1].xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+        axes[-1].set_xlim(edges[0] - 0.5, edges[-1] + 0.5)
         fig.supylabel("% of games" + (" per bin" if step > 1 else ""), fontsize=9)
         fig.suptitle(_wrap(title, 70))
         return fig
@@ -266,7 +267,8 @@ def _draw_histograms(series, title, xlabel):
         else:
             ax.stairs(shares[i], edges, color=COLORS[i % len(COLORS)], linewidth=1.8,
                       linestyle=("-", "--", ":")[i % 3], label=f"{name} (median {_median(c)})")
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+    ax.set_xlim(edges[0] - 0.5, edges[-1] + 0.5)
     ax.set_xlabel(_wrap(xlabel_full, 90))
     ax.set_ylabel("% of games" + (" per bin" if step > 1 else ""))
     ax.set_ylim(bottom=0)
