@@ -381,3 +381,35 @@ def ratings_with_ci(path, labels, values, los, his, title, ylabel, highlight=())
     """Points with 95% error bars, one per label left to right, joined by a line (a curve of rungs);
     highlight: indices drawn in a second colour (e.g. the search budgets)."""
     return _save(_draw_ratings_with_ci(labels, values, los, his, title, ylabel, highlight), path)
+
+
+def _draw_trajectory(turns, margin, units, going_pct, title, xlabel, margin_label, standing_label):
+    fig, axes = _figure(7.5, 6.2, nrows=3, sharex=True, height_ratios=[3, 3, 1.4])
+    mean, p10, p90 = (np.asarray(a, dtype=float) for a in margin)
+    ax = axes[0]
+    ax.fill_between(turns, p10, p90, color=COLORS[0], alpha=0.25, label="10th to 90th percentile")
+    ax.plot(turns, mean, color=COLORS[0], label="mean")
+    ax.set_ylabel(_wrap(margin_label, 24))
+    ax.set_ylim(bottom=0)
+    _legend(ax)
+    ax = axes[1]
+    for i, (name, values) in enumerate(units):
+        ax.plot(turns, values, color=COLORS[i % len(COLORS)], linestyle=("-", "--", ":", "-.")[i % 4], label=name)
+    ax.set_ylabel(_wrap(standing_label, 24))
+    _legend(ax, force_outside=len(units) > LEGEND_INSIDE_MAX)
+    ax = axes[2]
+    ax.plot(turns, going_pct, color="grey")
+    ax.set_ylim(0, 105)
+    ax.yaxis.set_major_locator(MaxNLocator(nbins=3))
+    ax.set_ylabel("% going", fontsize=9)
+    ax.set_xlabel(xlabel)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
+    ax.set_xlim(turns[0], turns[-1])
+    fig.suptitle(_wrap(title, 70))
+    return fig
+
+
+def trajectory(path, turns, margin, units, going_pct, title, xlabel, margin_label, standing_label):
+    """How games unfold by turn: margin = (mean, 10th, 90th percentile) of the leader's lead; units: list of
+    (name, mean standing by turn); going_pct: the share of games still going."""
+    return _save(_draw_trajectory(turns, margin, units, going_pct, title, xlabel, margin_label, standing_label), path)
