@@ -122,6 +122,10 @@ CASES = {
         ["random", "greedy", "lookahead", "lookahead depth 2"] + [f"search {2 ** k}" for k in range(4, 12)],
         *ci(np.linspace(0, 900, 12), 40), "Fight Song, 4 players: strength by rung",
         "rating (Elo, random = 0)", highlight=list(range(4, 12))),
+    "ratings_with_ci, long labels without spaces": lambda: plots._draw_ratings_with_ci(
+        ["[x](javascript:alert(1))", '=HYPERLINK("http://evil.example","x")<script>alert(1)</script>',
+         "-2+3<img_src=x_onerror=alert(1)>"], *ci([0, 100, 200], 50), "@SUM(A1), 3 players: strength by rung",
+        "rating (Elo, [x](javascript:alert(1)) = 0)"),
     "trajectory, 4 units": lambda: plots._draw_trajectory(
         np.arange(143), (np.linspace(0, 1.6, 143), np.zeros(143), np.linspace(0, 3, 143)),
         [(f"seat {s}", np.linspace(7, 4.5 + s / 4, 143)) for s in range(4)], np.linspace(100, 10, 143),

@@ -70,7 +70,7 @@ def _shown_ticklabels(axis):
 
 def _fit_xticklabels(fig, ax, positions, labels):
     """Tick labels at positions: horizontal if they fit their slots, else wrapped to the slot's width (at most
-    3 lines), else upright (rotated 90 degrees, cut with an ellipsis past 40 characters)."""
+    3 lines, cut with an ellipsis), else upright (rotated 90 degrees, cut with an ellipsis past 40 characters)."""
     labels = [str(s) for s in labels]
     ax.set_xticks(positions, labels)
     renderer = _draw(fig)
@@ -84,12 +84,12 @@ def _fit_xticklabels(fig, ax, positions, labels):
     slot_px = ax.get_window_extent(renderer).width / max(1, len(labels))
     char_px = 0.6 * ax.get_xticklabels()[0].get_fontsize() * DPI / 72
     width = max(6, int(slot_px / char_px))
-    wrapped = [textwrap.wrap(s, width) for s in labels]
-    if all(len(lines) <= 3 and all(len(line) <= width for line in lines) for lines in wrapped):
-        ax.set_xticks(positions, ["\n".join(lines) for lines in wrapped])
-        renderer = _draw(fig)
-        if fits():
-            return
+    # (a label longer than 3 lines ends its third with an ellipsis: the report's tables give it whole)
+    wrapped = [textwrap.wrap(s, width, max_lines=3, placeholder="…") for s in labels]
+    ax.set_xticks(positions, ["\n".join(lines) for lines in wrapped])
+    renderer = _draw(fig)
+    if fits():
+        return
     short = [s if len(s) <= 40 else s[:39] + "…" for s in labels]
     ax.set_xticks(positions, short, rotation=90)
     # (the figure grows by the labels' length, so that the upright labels do not crush the axes)
