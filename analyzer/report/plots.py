@@ -98,8 +98,8 @@ def _fit_xticklabels(fig, ax, positions, labels):
 
 
 def _slot_inches(labels, least=0.9):
-    """The width of a tick's slot that holds its label on at most 3 wrapped lines (up to 16 characters a line,
-    about 0.09 inch a character at 10 points)."""
+    """The width of a tick's slot that holds its label on at most 3 wrapped lines (up to 16 characters a line;
+    an estimate of 0.09 inch a character, 0.6 of a 10-point font's size, plus a margin)."""
     longest = max((len(str(s)) for s in labels), default=0)
     return max(least, 0.09 * min(16, -(-longest // 3)) + 0.2)
 
@@ -162,8 +162,8 @@ def _draw_bars_with_ci(labels, values, los, his, title, ylabel, reference=None, 
     ax.set_ylabel(ylabel)
     if len(groups) > 1 or reference is not None:
         _legend(ax, force_outside=len(groups) > 1)
-    _fit_title(fig, ax, title)
     _fit_xticklabels(fig, ax, x, labels)
+    _fit_title(fig, ax, title)
     return fig
 
 
@@ -234,12 +234,13 @@ def _draw_histograms(series, title, xlabel):
     series = [(name, np.asarray(c)) for name, c in series]
     lo, hi, left_off = _shown_range(series)
     step = _nice_bin(hi - lo + 1)
-    edges = lo - 0.5 + step * np.arange(-(-(hi - lo + 1) // step) + 1) if step == 1 else \
-        lo + step * np.arange(-(-(hi - lo + 1) // step) + 1)
+    # (a bin of integers a .. a + step - 1 spans a - 0.5 to a + step - 0.5: centred on its values)
+    edges = lo - 0.5 + step * np.arange(-(-(hi - lo + 1) // step) + 1)
     shares = [_binned(c, lo, hi, step) for _, c in series]
     xlabel_full = xlabel + (f" (bins of {step})" if step > 1 else "")
     if left_off > 0:
-        xlabel_full += f"; drawn from {lo} to {hi} (at most {100 * left_off:.2g}% of a series' games lie outside)"
+        outside = "of the games" if len(series) == 1 else "at most, of a series' games"
+        xlabel_full += f"; drawn from {lo} to {hi} ({100 * left_off:.2g}% {outside} lie outside)"
     many = len(series) > OVERLAY_MAX
     if many:
         fig, axes = _figure(7, 0.95 * len(series) + 1.4, nrows=len(series), sharex=True, sharey=True)
@@ -347,8 +348,8 @@ def _draw_heatmap(matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
         ax.add_patch(plt.Rectangle((mark[1] - 0.5, mark[0] - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.5))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    _fit_title(fig, ax, title)
     _fit_xticklabels(fig, ax, range(len(xlabels)), xlabels)
+    _fit_title(fig, ax, title)
     _fit_annotations(fig, ax, texts, _draw(fig))
     return fig
 
@@ -372,8 +373,8 @@ def _draw_ratings_with_ci(labels, values, los, his, title, ylabel, highlight=())
         ax.errorbar(x[idx], v[idx], yerr=errors, fmt="o", capsize=4, color=color, zorder=2, label=name)
     ax.axhline(0, color="black", linestyle="--", linewidth=0.8)
     ax.set_ylabel(_wrap(ylabel, 40))
-    _fit_title(fig, ax, title)
     _fit_xticklabels(fig, ax, x, labels)
+    _fit_title(fig, ax, title)
     return fig
 
 
