@@ -239,8 +239,9 @@ def _draw_histograms(series, title, xlabel):
     shares = [_binned(c, lo, hi, step) for _, c in series]
     xlabel_full = xlabel + (f" (bins of {step})" if step > 1 else "")
     if left_off > 0:
-        outside = "of the games" if len(series) == 1 else "at most, of a series' games"
-        xlabel_full += f"; drawn from {lo} to {hi} ({100 * left_off:.2g}% {outside} lie outside)"
+        share = (f"{100 * left_off:.2g}% of the games" if len(series) == 1 else
+                 f"at most {100 * left_off:.2g}% of one series' games")
+        xlabel_full += f"; drawn from {lo} to {hi} ({share} lie outside)"
     many = len(series) > OVERLAY_MAX
     if many:
         fig, axes = _figure(7, 0.95 * len(series) + 1.4, nrows=len(series), sharex=True, sharey=True)
