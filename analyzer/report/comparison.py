@@ -192,14 +192,9 @@ def variant_sections(result, out):
         "Each value with its 95% interval.")]))
     b.append(Details("Every difference from the baseline, with its interval and verdict", _differences_table(
         result, groups, changes)))
-    more = _small_distributions(result)
-    for m in [m for m in metrics if not is_generic(m) and ", seat" not in m.label]:
-        vals = [value(result, g, m) for g in groups]
-        path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
-                                  axis_label(m), percent=m.percent)
-        more.append(Figure(path, f"{m.label} by variant (95% intervals)."))
+    more = _small_distributions(result)  # (the game's own metrics by variant: in the side-by-side table above)
     if more:
-        b.append(Details(f"{game.title}'s own metrics by variant: distributions and plots", more))
+        b.append(Details(f"{game.title}'s own distributions by variant", more))
     b.append(Details(f"The baseline in detail: {base.label}", group_sections(result, base, out, prefix=base.label)))
     return b
 
@@ -349,13 +344,13 @@ def sweep_sections(result, out):
                                      mark=xplot[best])
         b.append(Figure(path, f"{metric.label} against {lit(axes[0][0])} with its 95% band; the dotted line marks the best."))
         more = []
-        for m in key_metrics:
+        for m in [m for m in key_metrics if m.key in ("first_player_edge", "length")]:  # (the rest: the table)
             mv = [value(result, g, m) for g in groups]
             path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
                                          axes[0][0], axis_label(m), percent=m.percent)
             more.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
         if more:
-            b.append(Details(f"The other key metrics against {axes[0][0]}", more))
+            b.append(Details(f"The first player's edge and the game's length against {axes[0][0]}", more))
     else:
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T

@@ -16,6 +16,7 @@ from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
+from analyzer.report.trajectory import trajectory_figure
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
 from analyzer.textfiles import slug as file_slug
@@ -165,8 +166,9 @@ def manifest_games(result):
     return result.games_requested if result.games_requested is not None else result.scenario.games
 
 
-def group_sections(result, g, out, prefix=""):
-    """The full report of one group: who wins, length, end conditions, the game's own metrics."""
+def group_sections(result, g, out, prefix="", unfold=True):
+    """The full report of one group: who wins, length (and how games unfold, unless unfold=False: it replays a
+    sample of games with traces, which costs most with search policies), end conditions, the game's own metrics."""
     game = result.scenario.game
     s = g.summary
     n = g.players
@@ -190,6 +192,8 @@ def group_sections(result, g, out, prefix=""):
     path = plots.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
                             game.length_label)
     b.append(Figure(path, f"Distribution of {game.length_label} per game."))
+    if unfold:
+        b += trajectory_figure(result, g, out, prefix)  # (how the games unfold, from a sample replayed with traces)
 
     # end conditions
     ends = []
