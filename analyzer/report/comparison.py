@@ -315,7 +315,7 @@ def sweep_verdict(result):
         verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
                     f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}){matters}. ")
         verdict += ("No other point is statistically as good: the best value is clear." if not ties else
-                    f"Not distinguishable from the best at 95%: {', '.join(ties)}; more games would separate them.")
+                    f"Not distinguishable from the best at 95%: {', '.join(ties)}; more deals would separate them.")
     return verdict
 
 
@@ -332,7 +332,7 @@ def sweep_sections(result, out):
                   f"deals, so points are compared game by game."))
     best, vals = sweep_best(result)
     values = np.array([v[0] for v in vals])
-    b.append(Text(sweep_verdict(result), "verdict"))
+    # (the verdict, sweep_verdict, is the report's answer: analyzer/report/answer.py)
     key_metrics = [m for m in comparable_metrics(result) if m.key == "first_player_edge" or m.key == "length"
                    or (not is_generic(m) and ", seat" not in m.label)]
     if len(axes) == 1:
@@ -497,13 +497,13 @@ def ladder_verdicts(result):
         d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
         who = f"{lit(vname)}: " if len(variants) > 1 else ""
         if math.isnan(dlo):
-            words = "too few games for an interval"
+            words = "too few deals for an interval"
         elif dlo > margin:
             words = "skill matters"
         elif dhi < margin:
             words = "skill hardly matters" if dlo > 0 else "no detectable value of skill"
         else:
-            words = "skill may matter (more games would tell)"
+            words = "skill may matter (more deals would tell)"
         player = "the best player's team" if sc.game.teams(g.players) else "the best player"
         out.append((f"{who}{words}: {player} ({lit(rungs[top])}) wins {pct(v)} of {g.players}-player games "
                     f"against an even {pct(_even(sc, g))}: skill number {signed_points(d)} points (95% CI "

@@ -309,7 +309,7 @@ def card_power_sections(game, s, n, rot, prefix=""):
             worst = min(valid, key=lambda c: c[1] / c[2])
             pb, lob, hib = wilson(best[1], best[2], s.z)
             pw, low, hiw = wilson(worst[1], worst[2], s.z)
-            apart = "the intervals do not overlap" if lob > hiw else "the intervals overlap: more games would tell"
+            apart = "the intervals do not overlap" if lob > hiw else "the intervals overlap: more deals would tell"
             b.append(Text(f"{decl.label}: a seat with {best[0]} wins {pct(pb)} ({pct(lob)} to {pct(hib)}) of its "
                           f"seat-games, one with {worst[0]} {pct(pw)} ({pct(low)} to {pct(hiw)}); {apart}.",
                           "verdict" if lob > hiw else "p"))
@@ -469,9 +469,9 @@ def _policy_shares(result, g, ms):
 def manifest_section(man):
     """How to reproduce the report: the manifest's main lines and the command."""
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
-            ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
+            ["seed", man["seed"]], ["deals played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
-            ["games per second", f"{man['games_per_second']:,.0f}"],
+            ["games per second (every configuration of every deal)", f"{man['games_per_second']:,.0f}"],
             ["played on", f"{man['workers']} Dask worker processes" if man.get("workers")
              else f"this process, {man['threads']} thread(s)"],
             ["partial", "yes" if man["partial"] else "no"]]
