@@ -226,19 +226,21 @@ def _variants(result, out, body):
     sc = result.scenario
     base = result.groups[0]
     b, pictured = [], None
-    shown = result.groups[1:4]
-    for g in shown:
+    if len(result.groups) > 4:  # many variants: the key figure of each in one sentence, the headline's in full
+        return _many_variants(result, out, body)
+    for g in result.groups[1:]:
         changes = C.classified_differences(result, g, base)
         key = _key(result, g, sc.key_metric) if sc.key_metric else None
         if key is not None:
             head = next(c for c in changes if c.metric.key == key.key)
         else:
             mattering = [c for c in changes if c.verdict.word == margins.MATTERS]
-            head = (min(mattering, key=_headline_rank) if mattering else
+            head = (min(mattering, key=C.importance) if mattering else
                     next(c for c in changes if c.metric.key == "first_player_edge"))
         pictured = pictured or head.metric
         others = [c for c in changes if c is not head]
-        also = [c for c in others if c.verdict.word == margins.MATTERS]
+        also = [c for c in others if c.verdict.word == margins.MATTERS
+                and not (C.is_share(head.metric) and C.is_share(c.metric))]  # (the seats' shares move with the edge)
         small = sum(1 for c in changes if c.verdict.word == margins.BELOW)
         unseen = sum(1 for c in changes if c.verdict.word == margins.NOT_SHOWN)
         if head.verdict.word != margins.MATTERS and key is None:
@@ -250,6 +252,7 @@ def _variants(result, out, body):
         b.append(Text(_difference_sentence(result, g, base, head), "verdict"))
         tail = []
         if also:
+            also.sort(key=C.importance)
             named = ", ".join(f"{lit(C.lower_first(c.label))} {c.metric.fmt_diff(c.d)}" for c in also[:3])
             tail.append(f"also beyond their margins: {named}" + (f" and {len(also) - 3} more" if len(also) > 3 else ""))
         below = len(others) - len(also)
@@ -258,9 +261,11 @@ def _variants(result, out, body):
                         f"{'their' if below != 1 else 'its'} practical margin or not detectably")
         if tail:
             b.append(Text(f"{lit(g.label)}: " + "; ".join(tail) + "."))
-    if len(result.groups) > 4:
-        b.append(Text(f"{len(result.groups) - 4} more variants: see the differences below."))
-    b += nonmonotone_findings(result)
+    return b + nonmonotone_findings(result) + _variants_picture(result, out, body, pictured)
+
+
+def _variants_picture(result, out, body, pictured):
+    """The answer's picture for variants: the body's plot of the pictured metric, else one drawn for it."""
     fig = None
     if pictured is not None:
         fig = take_figure(body, "variants_first_player.png" if pictured.key == "first_player_edge" else
@@ -270,7 +275,28 @@ def _variants(result, out, body):
             path = plots.bars_with_ci(out / "answer.png", [g.label for g in result.groups], *zip(*vals),
                                       pictured.label, C.axis_label(pictured), percent=pictured.percent)
             fig = Figure(path, f"{lit(pictured.label)} by variant, with 95% intervals.")
-    return b + ([fig] if fig is not None else [])
+    return [fig] if fig is not None else []
+
+
+def _many_variants(result, out, body):
+    """More than three variants: the key figure (the scenario's key_metric, else the first player's edge) of every
+    variant in one sentence with its change from the baseline and that change's verdict; the variant with the
+    largest change in full."""
+    sc = result.scenario
+    base = result.groups[0]
+    key = _key(result, base, sc.key_metric or "first_player_edge")
+    changes = [next(c for c in C.classified_differences(result, g, base) if c.metric.key == key.key)
+               for g in result.groups[1:]]
+    words = {margins.MATTERS: "matters", margins.BELOW: "below the margin", margins.NOT_SHOWN: "not shown"}
+    listed = "; ".join(f"{lit(g.label)} {key.fmt(C.value(result, g, key)[0])} ({c.metric.fmt_diff(c.d)}, "
+                       f"{words[c.verdict.word]})" for g, c in zip(result.groups[1:], changes))
+    what = short_label(result, base, key)
+    top = max(range(len(changes)), key=lambda i: abs(changes[i].d))
+    b = [Text(f"{lit(what[:1].upper() + what[1:])}: {key.fmt(C.value(result, base, key)[0])} with "
+              f"{lit(base.label)} (the baseline); {listed}. In brackets: the change from the baseline and its "
+              f"verdict against the practical margin of {key.fmt_diff(changes[0].margin).lstrip('+')}.", "verdict"),
+         Text(_difference_sentence(result, result.groups[1 + top], base, changes[top]))]
+    return b + nonmonotone_findings(result) + _variants_picture(result, out, body, key)
 
 
 def short_label(result, g, metric):
@@ -279,14 +305,6 @@ def short_label(result, g, metric):
         return ("the first team's edge over an even share" if result.scenario.game.teams(g.players) else
                 "the first player's edge over an even share")
     return C.lower_first(metric.label)
-
-
-def _headline_rank(change):
-    """Which difference that matters heads a variant's answer: who wins first (the first player's edge, then any
-    share), then the game's length, then the largest against its margin."""
-    key = change.metric.key
-    kind = (0 if key == "first_player_edge" else 1 if C.is_share(change.metric) else 2 if key == "length" else 3)
-    return kind, -abs(change.d) / change.margin
 
 
 def _difference_sentence(result, g, base, c):

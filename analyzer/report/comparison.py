@@ -122,6 +122,17 @@ def classified_differences(result, g, base):
     return out
 
 
+SHOWN_CHANGES = 5  # differences that matter said in words per variant; the rest are in the folded table
+
+
+def importance(change):
+    """How a difference that matters ranks for a designer: who wins first (the first player's edge, then any
+    share), then the game's length, then the largest against its margin."""
+    key = change.metric.key
+    kind = 0 if key == "first_player_edge" else 1 if is_share(change.metric) else 2 if key == "length" else 3
+    return kind, -abs(change.d) / change.margin
+
+
 def variant_sections(result, out):
     groups = result.groups
     base = groups[0]
@@ -141,16 +152,17 @@ def variant_sections(result, out):
     b.append(Heading(f"What changed from the baseline ({base.label})", 3))
     changes = {g.label: classified_differences(result, g, base) for g in groups[1:]}
     for g in groups[1:]:
-        mattering = [c for c in changes[g.label] if c.verdict.word == margins.MATTERS]
-        for c in mattering:
+        mattering = sorted((c for c in changes[g.label] if c.verdict.word == margins.MATTERS), key=importance)
+        for c in mattering[:SHOWN_CHANGES]:
             b.append(Text(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(c.label)}", c.d,
                                              c.lo, c.hi, c.metric.fmt_diff, margin=c.margin), "verdict"))
         small = [c for c in changes[g.label] if c.verdict.word == margins.BELOW]
         unseen = len(changes[g.label]) - len(mattering) - len(small)
+        shown = f" (the {SHOWN_CHANGES} that weigh most above)" if len(mattering) > SHOWN_CHANGES else ""
         b.append(Text(f"{lit(g.label)}: {len(mattering) or 'no'} metric{'s' if len(mattering) != 1 else ''} changed by "
-                      f"more than {'their' if len(mattering) != 1 else 'its'} practical margin; {len(small)} by less "
-                      f"(real, but too small to matter); {unseen} not detectably. Every difference is in the table "
-                      f"\"Every difference\" below."))
+                      f"more than {'their' if len(mattering) != 1 else 'its'} practical margin{shown}; {len(small)} by "
+                      f"less (real, but too small to matter); {unseen} not detectably. Every difference is in the "
+                      f"table \"Every difference\" below."))
     b.append(Heading("First-player advantage in each variant", 3))
     for g in groups:
         first = M.win_units(game, g.players)[0]
@@ -182,10 +194,10 @@ def variant_sections(result, out):
                               f"intervals; the shaded band is the practical margin."))
     path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
                             f"{game.length_label.capitalize()} per game by variant", game.length_label)
-    b.append(Figure(path, f"Distribution of {game.length_label} per game, variants side by side."))
-    b.append(Heading("Game length by variant", 3))
     rows = [[g.label] + quantiles(g.summary.hists["length"]) for g in groups]
-    b.append(Table(["variant", "5th pct", "25th pct", "median", "75th pct", "95th pct"], rows))
+    b.append(Details(f"Game length by variant: {game.length_label} per game, distribution and percentiles", [
+        Figure(path, f"Distribution of {game.length_label} per game, variants side by side."),
+        Table(["variant", "5th pct", "25th pct", "median", "75th pct", "95th pct"], rows)]))
     b.append(Details("Side by side: every metric in every variant", [Table(
         ["metric"] + [g.label for g in groups],
         [[shared_label(result, m)] + [ci_text(m, *value(result, g, m)) for g in groups] for m in metrics],
