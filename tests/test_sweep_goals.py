@@ -117,3 +117,8 @@ def test_an_edge_over_player_counts_takes_each_count_own_even_share(tmp_path):
             assert (d, lo, hi) == pytest.approx((side * dj, *sorted((side * loj, side * hij))), abs=1e-12)
     write_report(r, tmp_path)
     assert "(closest to +0.2 pts is best)" in (tmp_path / "report.md").read_text()
+
+
+def test_an_edge_target_is_the_same_whatever_the_threads_and_chunks(stalls):
+    again = run(from_dict(STALLS), progress=False, threads=2, chunk_size=700)
+    assert (again.metric_sums == stalls.metric_sums).all() and (again.metric_xtx == stalls.metric_xtx).all()
