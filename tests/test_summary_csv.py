@@ -20,8 +20,8 @@ def report(tmp_path, raw):
 
 
 def table_rows(md, heading):
-    """The cells of each body row of the first table after the heading that starts with `heading`."""
-    lines = md[md.index(f"## {heading}"):].splitlines()
+    """The cells of each body row of the first table after the heading (or folded section) `heading`."""
+    lines = md[md.index(heading):].splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("|"))
     out = []
     for line in lines[start + 2:]:
