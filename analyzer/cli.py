@@ -251,8 +251,8 @@ def _ladder_games(game):
 
 
 # what `analyzer ladder --scenario F` takes from F; the seats are the ladder's own (a warning says so)
-LADDER_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "variants", "practical_margin",
-               "ladder", "stop")
+LADDER_KEEP = ("name", "description", "question", "game", "games", "seed", "players", "rules", "variants",
+               "practical_margin", "margins", "ladder", "stop")
 LADDER_SEATS = ("all_seats", "seats", "rotate_seats")
 
 
@@ -315,8 +315,8 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
 
 
 # what `analyzer strength --scenario F` takes from F; the seats are the curve's own (a warning says so)
-STRENGTH_KEEP = ("name", "description", "game", "games", "seed", "players", "rules", "practical_margin", "strength",
-                 "stop")
+STRENGTH_KEEP = ("name", "description", "question", "game", "games", "seed", "players", "rules", "practical_margin",
+                 "margins", "strength", "stop")
 STRENGTH_GAMES = 1_000  # default deals: every pair of rungs plays each in every seat rotation
 
 

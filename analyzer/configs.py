@@ -47,7 +47,10 @@ class Scenario:
     arms: list[Arm] = field(default_factory=list)
     groups: list[str] = field(default_factory=list)  # labels: one per variant / sweep point / pairing
     comparison: dict = field(default_factory=dict)  # what kind of comparison the arms make
-    margin: float = 0.005  # practical margin for win shares, as a fraction (practical_margin / 100)
+    margin: float = 0.01  # practical margin for win shares, as a fraction (margins["shares"])
+    margins: dict = field(default_factory=dict)  # {kind or metric key: practical margin} (analyzer/margins.py)
+    question: str = ""  # the scenario's question, answered first in its report
+    key_metric: str | None = None  # the metric that answers it (None: chosen by the kind of run)
     overrides: list = field(default_factory=list)  # (path, value, origin) given on the command line
     stop: object = None  # analyzer.stopping.StopRule, or None: play `games` deals
     warnings: list = field(default_factory=list)  # lines about values that cannot change any game (idle_settings)

@@ -216,6 +216,7 @@ def standard_metrics(game, players, rotations):
         for j in range(players):
             out.append(Metric(f"policy_share_{j}", f"Win share, policy of seat {j}", f"pcredit_{j}",
                               scale=1 / CREDIT, percent=True))
+        out += pair_shares(game, players)
     tied = "teams" if game.teams(players) else "players"
     out.append(Metric("shared_wins", f"Games with a shared win (two or more {tied} tied)", "shared", percent=True,
                       binary=True))
@@ -223,13 +224,29 @@ def standard_metrics(game, players, rotations):
     out.append(Metric("length", f"{game.length_label.capitalize()} per game", "length"))
     for m in game.metrics:
         if isinstance(m, Ratio):
-            key = m.num if m.den is None else f"{m.num}_per_{m.den}"
-            out.append(Metric(key, m.label, m.num, m.den, percent=m.percent, binary=m.percent and m.den is None))
+            out.append(Metric(ratio_key(m), m.label, m.num, m.den, percent=m.percent, binary=m.percent and m.den is None))
         elif isinstance(m, PerSeat):
             for s in range(players):
                 out.append(Metric(f"{m.prefix}{s}", f"{m.label}, seat {s}", f"{m.prefix}{s}", percent=m.percent,
                                   binary=m.percent))
     return out
+
+
+def pair_shares(game, players):
+    """With seats rotated in a game of partner pairs: each pair's share, the sum of its two policies' shares (a team
+    win gives each partner half), so that a report states it with its interval instead of leaving the sum to the
+    reader."""
+    teams = game.teams(players)
+    if not teams or any(len(t) != 2 for t in teams):
+        return []
+    return [Metric(f"pair_share_{u}", f"Win share, policies of seats {a}+{b} (partners, over all seats)", f"pcredit_{a}",
+                   scale=1 / CREDIT, percent=True, adjust=f"pcredit_{b}", adjust_scale=1 / CREDIT)
+            for u, (a, b) in enumerate(teams)]
+
+
+def ratio_key(ratio):
+    """The metric key of a game's Ratio declaration (summary.csv's `metric`)."""
+    return ratio.num if ratio.den is None else f"{ratio.num}_per_{ratio.den}"
 
 
 def ladder_metrics(game, players):

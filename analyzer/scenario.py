@@ -25,7 +25,8 @@ import re
 import tomllib
 from pathlib import Path
 
-from analyzer import comparisons, idle_settings, stopping
+from analyzer import comparisons, idle_settings, margins, stopping
+from analyzer import metrics as M
 from analyzer.configs import Scenario, check_players, read_int, set_path, validate_arm
 from analyzer.errors import MISSING, ScenarioError, parse_toml, toml_value
 from analyzer.games import game_names, get_game
@@ -48,7 +49,10 @@ TOP_KEYS = {
     "rotate_seats": "play every deal once in each cyclic rotation of the seats",
     "policies": "list of policies for a round-robin (two-player games)",
     "sweep": "table: one or two parameters to sweep",
-    "practical_margin": "win-share points a difference must exceed to matter in practice (default 0.5)",
+    "practical_margin": "win-share points a difference must exceed to matter in practice (as [margins] shares)",
+    "margins": "table: how large a difference must be to matter, by kind (shares, scores, counts) or metric key",
+    "question": "the question the report answers first, in the designer's words",
+    "key_metric": "the metric that answers the question (a metric key: `analyzer games GAME` lists them)",
     "ladder": "table: play every rung of a skill ladder against a field (rungs, field)",
     "strength": "table: the strength curve, every pair of rungs head to head (rungs, budgets, search)",
     "skill": "table: play the scenario at each skill level (levels), mirror play: the level sets all_seats",
@@ -94,16 +98,26 @@ def build(raw: dict, source: str, flags=None) -> Scenario:
         games = stop.max_games
     seed = read_int(raw, "seed", source, 0, MAX_SEED)
     players = check_players(game, raw, source)
-    for key in ("name", "description"):
+    for key in ("name", "description", "question"):
         if key in raw and not isinstance(raw[key], str):
             raise ScenarioError(source, key, raw[key], "must be a string")
-    margin = raw.get("practical_margin", 0.5)
+    margin = raw.get("practical_margin", 1.0)
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 < margin <= MAX_MARGIN:
         raise ScenarioError(source, "practical_margin", margin,
-                            f"must be a number of win-share points above 0 and at most {MAX_MARGIN:g} (e.g. 0.5)")
+                            f"must be a number of win-share points above 0 and at most {MAX_MARGIN:g} (e.g. 1)")
+    metric_keys = {m.key: m for n in range(game.min_players, game.max_players + 1)
+                   for m in M.standard_metrics(game, n, 1)}
+    metric_keys |= {m.key: m for n in range(game.min_players, game.max_players + 1)
+                    for m in M.standard_metrics(game, n, n)}
+    margin_table = margins.parse(raw, source, metric_keys)
+    key_metric = raw.get("key_metric")
+    if key_metric is not None and key_metric not in metric_keys:
+        raise ScenarioError(source, "key_metric", key_metric, "must be a metric key of " + game.name + ": "
+                            + ", ".join(sorted(metric_keys)))
     rules, seats = validate_arm(game, raw, players, source)
     sc = Scenario(source=source, raw=raw, name=raw.get("name", Path(source).stem), description=raw.get("description", ""),
-                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats, margin=margin / 100,
+                  game=game, games=games, seed=seed, players=players, rules=rules, seats=seats, margin=margin_table["shares"],
+                  margins=margin_table, question=raw.get("question", ""), key_metric=key_metric,
                   stop=stop)
     comparisons.expand(sc)  # (the arms and groups, on the validation above)
     return sc

@@ -280,6 +280,17 @@ CASES = [
                                                                "a ladder combines with [[variants]] only"),
     (NOIZE + "colour = 1\n", ["TRACE"], "colour = 1: unknown key"),
     (NOIZE + "[seats.9]\npolicy = \"random\"\n", ["TRACE"], "seats.9"),
+    # the answer's question, its key metric and the practical margins
+    (NOIZE + "question = 3\n", [], "question = 3: must be a string"),
+    (NOIZE + 'key_metric = "fun"\n', [], 'key_metric = "fun": must be a metric key of noize: bids_per_length'),
+    (NOIZE + "margins = 1\n", [], "margins = 1: must be a table"),
+    (NOIZE + "[margins]\nshares = -1\n", [], "margins.shares = -1: must be a number above 0 (points)"),
+    (NOIZE + "[margins]\nlength = true\n", [], "margins.length = true: must be a number above 0 (units)"),
+    (NOIZE + "[margins]\nfun = 1\n", [], "margins.fun = 1: unknown margin; allowed: shares, scores, counts or a "
+                                          "metric key"),
+    (NOIZE + "practical_margin = 2\n[margins]\nshares = 1\n", [], "practical_margin = 2: is the same as [margins] "
+                                                                     "shares"),
+    (NOIZE + "[margins]\nshares = nan\n", [], "margins.shares = nan: must be a number above 0"),
 ]
 
 

@@ -248,7 +248,7 @@ def test_warnings_come_before_play_and_are_in_the_manifest_and_the_report(tmp_pa
     assert err[0] == line and "deals x" in err[1]  # before the run's first line
     assert json.loads((out / "manifest.json").read_text())["warnings"] == [line]
     md = (out / "report.md").read_text()
-    settings = md[md.index("## Rules and players"):]
+    settings = md[md.index("<summary>Rules and players"):]
     assert "> " + line in settings[:settings.index("\n## ", 1)]
     clean = tmp_path / "clean"
     f.write_text(HEAD["noize"])

@@ -107,7 +107,7 @@ def test_summary_names_each_rows_level_and_baseline_and_the_report_opens_with_th
                      ("threshold: rulebook", "threshold", "random: rulebook"),
                      ("threshold: shuffle", "threshold", "threshold: rulebook")}
     headings = [line for line in md.splitlines() if line.startswith("#")]
-    assert headings[:2] == [f"# {result.scenario.name}: balance report", "## Verdict by skill level"]
+    assert headings[:2] == [f"# {result.scenario.name}: balance report", "## Answer"]
     table = md[md.index("| figure |"):].split("\n\n")[0].splitlines()
     assert table[0] == "| figure | random | threshold | across skill |"
     # the shuffle's difference in the first seat's edge, as summary.csv has it, at each level

@@ -165,6 +165,9 @@ class Ratio:
     den: str | None  # None: a per-game mean
     percent: bool = False
     help: str = ""
+    # a rate of a bot's choice (e.g. took the face-up group): (rules, seats) -> whether the bots chose it in this
+    # configuration; a rate near 0% or 100% is then named as the bot's habit in the report (analyzer/report/answer.py)
+    chosen_by_bots: object = None
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,7 @@ class Histogram:
     label: str
     column: str
     help: str = ""
+    chosen_by_bots: object = None  # as Ratio's: one value taking nearly every game is named as the bot's habit
 
 
 @dataclass(frozen=True)

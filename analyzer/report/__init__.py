@@ -12,7 +12,8 @@ from pathlib import Path
 
 from analyzer import __version__
 from analyzer.report import sections, skill
-from analyzer.report.blocks import Heading, to_html, to_markdown
+from analyzer.report.answer import answer_section
+from analyzer.report.blocks import Details, Heading, to_html, to_markdown
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.strength import CSV_COLUMNS, strength_report
 from analyzer.textfiles import TextFileError, read_text, slug
@@ -154,15 +155,20 @@ def write_csv(path, header, rows):
 def build_blocks(result, out, manifest):
     """(the report's blocks, the rows of summary.csv): the introduction, one group's sections or the
     comparison's, where every game's rows are (--keep-games), the manifest."""
-    if "levels" in result.scenario.comparison:  # [skill]: the verdict by level first, each level's report below
-        blocks = skill.skill_sections(result, out) + sections.intro(result, out) + skill.level_details(result, out)
-    elif result.scenario.comparison.get("kind") == "single" or len(result.groups) == 1:
-        blocks = sections.intro(result, out) + sections.group_sections(result, result.groups[0], out, prefix="")
+    if "levels" in result.scenario.comparison:  # [skill]: the verdict by level is the answer, each level's report below
+        return (skill.answer_section(result, out) + sections.intro(result, out) + skill.level_details(result, out)
+                + sections.parquet_section(result, out) + _reproduce(manifest), sections.summary_rows(result))
+    if result.scenario.comparison.get("kind") == "single" or len(result.groups) == 1:
+        body = sections.intro(result, out) + sections.group_sections(result, result.groups[0], out, prefix="")
     else:
-        blocks = sections.intro(result, out) + comparison_sections(result, out)
-    blocks += sections.parquet_section(result, out)
-    blocks += sections.manifest_section(manifest)
-    return blocks, sections.summary_rows(result)
+        body = sections.intro(result, out) + comparison_sections(result, out)
+    first = answer_section(result, out, body)  # (takes its picture out of the body)
+    return first + body + sections.parquet_section(result, out) + _reproduce(manifest), sections.summary_rows(result)
+
+
+def _reproduce(manifest):
+    blocks = sections.manifest_section(manifest)
+    return [Details("Reproduce this report: the command, seed, version and speed", blocks[1:])]
 
 
 def write_report(result, out_dir, command=None):

@@ -62,6 +62,15 @@ class Details:
     blocks: list
 
 
+@dataclass
+class Section:
+    """Blocks that belong together under an id (HTML <section id=...>, e.g. the answer a report opens with; in
+    Markdown just the blocks)."""
+
+    id: str
+    blocks: list
+
+
 def _num_class(cell):
     """Numbers (and numbers with an interval) align right; words align left."""
     text = str(cell).lstrip("+-")
@@ -135,6 +144,8 @@ padding-top:.3em}
 pre,code{background:#f5f5f5;padding:.1em .3em}pre{padding:.6em;overflow-x:auto}
 details{margin:1.5em 0}summary{cursor:pointer;font-weight:600;font-size:1.1em}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.85em;color:#555}
+#answer h2{margin-top:.6em}#answer .verdict{font-size:1.08em}#answer figure img{max-height:20em;max-width:100%}
+#answer figure{margin:.6em 0}
 """
 
 
@@ -153,6 +164,10 @@ def _html_blocks(blocks):
             out.append(f"<details><summary>{html.escape(b.summary)}</summary>")
             out += _html_blocks(b.blocks)
             out.append("</details>")
+        elif isinstance(b, Section):
+            out.append(f"<section id='{html.escape(b.id, quote=True)}'>")
+            out += _html_blocks(b.blocks)
+            out.append("</section>")
         elif isinstance(b, Heading):
             out.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
         elif isinstance(b, Text):
@@ -248,6 +263,8 @@ def to_markdown(blocks):
             out.append(f"<details><summary>{html.escape(b.summary)}</summary>\n")
             out.append(to_markdown(b.blocks))
             out.append("</details>\n")
+        elif isinstance(b, Section):
+            out.append(to_markdown(b.blocks))
         elif isinstance(b, Heading):
             out.append("#" * b.level + " " + md_escape(b.text, oneline=True, line_start=False) + "\n")
         elif isinstance(b, Text):

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
+from analyzer import margins
 from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.fold import CREDIT
 from analyzer.games.base import Histogram
 from analyzer.report import plots
-from analyzer.report.blocks import Figure, Heading, Table, Text, lit
+from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value, signed_points
 
@@ -55,13 +57,13 @@ def diff(result, g, base, metric):
                      base_metric=own(result, base, metric))
 
 
-def _comparable(result):
+def comparable_metrics(result):
     """Metrics worth a row in the side-by-side table (per-seat shares only when seat counts agree; the
     no-winner rate only when some game had no winner)."""
     same_players = len({g.players for g in result.groups}) == 1
     keep = []
     for m in _common_metrics(result):
-        if m.key.startswith(("win_share_", "policy_share_", "team_share_")) and not same_players:
+        if m.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_")) and not same_players:
             continue
         if all(g.summary.s(m.num) == 0 for g in result.groups):
             continue  # nothing to compare: e.g. no stall, no shared win, a human-error option left off
@@ -95,12 +97,35 @@ def axis_label(metric):
 
 def is_share(metric):
     """A win-share metric (its differences are judged against the practical margin)."""
-    return metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
+    return metric.key == "first_player_edge" or metric.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_"))
+
+
+@dataclass
+class Change:
+    """A variant's paired difference from the baseline in one metric, with its practical margin and verdict."""
+    metric: M.Metric
+    label: str  # the metric's label for this variant (its even share may differ from the baseline's)
+    d: float
+    lo: float
+    hi: float
+    margin: float
+    verdict: margins.Verdict
+
+
+def classified_differences(result, g, base):
+    """Every comparable metric's paired difference of g from base, with its margin's verdict (analyzer/margins.py)."""
+    out = []
+    for m in comparable_metrics(result):
+        d, lo, hi = diff(result, g, base, m)
+        margin = margins.margin_of(result.scenario.margins, m)
+        out.append(Change(m, own(result, g, m).label, d, lo, hi, margin, margins.verdict(d, lo, hi, margin)))
+    return out
 
 
 def variant_sections(result, out):
     groups = result.groups
     base = groups[0]
+    game = result.scenario.game
     b = [Heading("Variants compared")]
     rows = []
     variants = result.scenario.raw.get("variants", [])
@@ -112,55 +137,28 @@ def variant_sections(result, out):
     b.append(Table(["variant", "changes", "players"], rows,
                    "Every variant played the very same deals (same seed and game indices, same shuffles), so "
                    "differences are measured game by game."))
-    metrics = _comparable(result)
-    b.append(Heading("Side by side", 3))
-    cols = ["metric"] + [g.label for g in groups]
-    rows = []
-    for m in metrics:
-        rows.append([shared_label(result, m)] + [ci_text(m, *value(result, g, m)) for g in groups])
-    b.append(Table(cols, rows, "Each value with its 95% interval."))
+    metrics = comparable_metrics(result)
+    b.append(Heading(f"What changed from the baseline ({base.label})", 3))
+    changes = {g.label: classified_differences(result, g, base) for g in groups[1:]}
+    for g in groups[1:]:
+        mattering = [c for c in changes[g.label] if c.verdict.word == margins.MATTERS]
+        for c in mattering:
+            b.append(Text(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(c.label)}", c.d,
+                                             c.lo, c.hi, c.metric.fmt_diff, margin=c.margin), "verdict"))
+        small = [c for c in changes[g.label] if c.verdict.word == margins.BELOW]
+        unseen = len(changes[g.label]) - len(mattering) - len(small)
+        b.append(Text(f"{lit(g.label)}: {len(mattering) or 'no'} metric{'s' if len(mattering) != 1 else ''} changed by "
+                      f"more than {'their' if len(mattering) != 1 else 'its'} practical margin; {len(small)} by less "
+                      f"(real, but too small to matter); {unseen} not detectably. Every difference is in the table "
+                      f"\"Every difference\" below."))
     b.append(Heading("First-player advantage in each variant", 3))
-    game = result.scenario.game
     for g in groups:
         first = M.win_units(game, g.players)[0]
+        d, lo, hi = M.value_ci(first.edge, g.summary, g.rotations)
         verdict = edge_text(f"{lit(g.label)}: {first.name}", first.edge, g.summary, g.rotations,
                             len(M.win_units(game, g.players)), result.scenario.margin)
-        b.append(Text(verdict, "verdict" if "no detectable" not in verdict else "p"))
-    b.append(Heading(f"Differences from the baseline ({base.label})", 3))
-    margin = result.scenario.margin
-    tested, verdicts = [], []
-    for g in groups[1:]:
-        for m in metrics:
-            d, lo, hi = diff(result, g, base, m)
-            share = is_share(m)
-            tested.append((g, m, d, lo, hi, p_value(d, lo, hi, g.summary.z)))
-            if m.key in ("first_player_edge", "length") or (not is_generic(m) and ", seat" not in m.label):
-                verdicts.append(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(m.label)}", d,
-                                                   lo, hi, m.fmt_diff, margin=margin if share else None))
-    adjusted = holm([t[5] for t in tested])
-    rows = []
-    for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
-        real = not math.isnan(lo) and (lo > 0 or hi < 0)
-        matters = "-" if not is_share(m) or math.isnan(lo) else (
-            "yes" if lo > margin or hi < -margin else "no" if -margin <= lo and hi <= margin else "maybe")
-        rows.append([g.label, own(result, g, m).label, m.fmt_diff(d), f"{m.fmt_diff(lo)} to {m.fmt_diff(hi)}",
-                     "yes" if real else "no", "yes" if keep else "no", matters])
-    flagged = sum(1 for r in rows if r[4] == "yes")
-    b.append(Table(["variant", "metric", "difference", "paired 95% CI", "real?", "real after Holm", "matters?"], rows,
-                   f"Difference = variant minus baseline. 'Real': the paired interval excludes zero. With "
-                   f"{len(rows)} differences tested, about {0.05 * len(rows):.1f} would look real by chance alone "
-                   f"if nothing changed; {flagged} do. 'Real after Holm' holds the chance of any false alarm in the "
-                   f"whole table at 5%. 'Matters' (win shares only): the whole interval lies beyond the practical "
-                   f"margin of {100 * margin:g} points (yes), within it (no), or straddles it (maybe)."))
-    # a seat's (team's, policy's) share that changed for real, even after Holm: said in words too
-    for (g, m, d, lo, hi, p), keep in zip(tested, adjusted):
-        if keep and m.key.startswith(("win_share_", "team_share_", "policy_share_")):
-            verdicts.append(difference_verdict(f"{lit(g.label)} (against {lit(base.label)}): {lower_first(m.label)}", d, lo, hi,
-                                               m.fmt_diff,
-                                               margin=margin))
-    for v in verdicts:
-        b.append(Text(v, "verdict" if "no detectable" not in v else "p"))
-    b += _small_distributions(result)
+        b.append(Text(verdict, "verdict" if margins.verdict(d, lo, hi, result.scenario.margin).word == margins.MATTERS
+                      else "p"))
     # plots side by side
     edge = next(m for m in metrics if m.key == "first_player_edge")
     vals = [value(result, g, edge) for g in groups]
@@ -169,7 +167,7 @@ def variant_sections(result, out):
                               f"The edge of {first} (plays first) over an even share, by variant", "points (95% CI)",
                               reference=0.0, ref_label="even", margin=result.scenario.margin)
     b.append(Figure(path, f"{edge.label}, with 95% intervals (an even share: 1 / {'teams' if game.teams(base.players) else 'players'} "
-                          f"of the games that had a winner)."))
+                          f"of the games that had a winner); the shaded band is the practical margin."))
     if len({g.players for g in groups}) == 1:
         units = M.win_units(game, base.players)
         who = "team" if game.teams(base.players) else "seat"
@@ -183,21 +181,45 @@ def variant_sections(result, out):
         b.append(Figure(path, f"Win share minus an even share by {who}, variants side by side, in points with 95% "
                               f"intervals; the shaded band is the practical margin."))
     path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
-                            f"{result.scenario.game.length_label.capitalize()} per game by variant",
-                            result.scenario.game.length_label)
-    b.append(Figure(path, f"Distribution of {result.scenario.game.length_label} per game, variants side by side."))
-    game_own = [m for m in metrics if not is_generic(m) and ", seat" not in m.label]
-    for m in game_own:
-        vals = [value(result, g, m) for g in groups]
-        path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
-                                  axis_label(m), percent=m.percent)
-        b.append(Figure(path, f"{m.label} by variant (95% intervals)."))
+                            f"{game.length_label.capitalize()} per game by variant", game.length_label)
+    b.append(Figure(path, f"Distribution of {game.length_label} per game, variants side by side."))
     b.append(Heading("Game length by variant", 3))
     rows = [[g.label] + quantiles(g.summary.hists["length"]) for g in groups]
     b.append(Table(["variant", "5th pct", "25th pct", "median", "75th pct", "95th pct"], rows))
-    b.append(Heading(f"Baseline in detail: {base.label}"))
-    b += group_sections(result, base, out, prefix=base.label)
+    b.append(Details("Side by side: every metric in every variant", [Table(
+        ["metric"] + [g.label for g in groups],
+        [[shared_label(result, m)] + [ci_text(m, *value(result, g, m)) for g in groups] for m in metrics],
+        "Each value with its 95% interval.")]))
+    b.append(Details("Every difference from the baseline, with its interval and verdict", _differences_table(
+        result, groups, changes)))
+    more = _small_distributions(result)
+    for m in [m for m in metrics if not is_generic(m) and ", seat" not in m.label]:
+        vals = [value(result, g, m) for g in groups]
+        path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
+                                  axis_label(m), percent=m.percent)
+        more.append(Figure(path, f"{m.label} by variant (95% intervals)."))
+    if more:
+        b.append(Details(f"{game.title}'s own metrics by variant: distributions and plots", more))
+    b.append(Details(f"The baseline in detail: {base.label}", group_sections(result, base, out, prefix=base.label)))
     return b
+
+
+def _differences_table(result, groups, changes):
+    """The table of every paired difference, with the margin's verdict and Holm's adjustment."""
+    tested = [(g, c) for g in groups[1:] for c in changes[g.label]]
+    adjusted = holm([p_value(c.d, c.lo, c.hi, g.summary.z) for g, c in tested])
+    rows = [[g.label, c.label, c.metric.fmt_diff(c.d), f"{c.metric.fmt_diff(c.lo)} to {c.metric.fmt_diff(c.hi)}",
+             c.metric.fmt_diff(c.margin).lstrip("+"), c.verdict.word, "yes" if keep else "no"]
+            for (g, c), keep in zip(tested, adjusted)]
+    real = sum(1 for _, c in tested if c.verdict.word != margins.NOT_SHOWN)
+    return [Table(["variant", "metric", "difference", "paired 95% CI", "practical margin", "verdict", "real after Holm"],
+                  rows,
+                  f"Difference = variant minus baseline. Verdict: 'matters' (the interval excludes zero and the "
+                  f"difference is at least the practical margin), 'below the margin' (real, but smaller), 'not shown' "
+                  f"(the interval includes zero). With {len(rows)} differences tested, about {0.05 * len(rows):.1f} "
+                  f"would look real by chance alone if nothing changed; {real} do. 'Real after Holm' holds the chance "
+                  f"of any false alarm in the whole table at 5%. Margins: [margins] in the scenario "
+                  f"(docs/scenarios.md).")]
 
 
 def _small_distributions(result):
@@ -230,7 +252,7 @@ def _flatten(d, prefix=""):
     return out
 
 
-def _sweep_metric(result, g=None):
+def sweep_metric(result, g=None):
     """The sweep's target metric for group g (default the first; an edge's even share depends on the group's
     player count): by its key (win_share_S, policy_share_J, team_share_T, first_player_edge, edge_win_share_S,
     length...), else a per-game mean of the result column it names."""
@@ -285,7 +307,7 @@ def target_words(lo, hi, at, margin, fmt_diff):
 def sweep_best(result):
     """(the index of the sweep's best point, every point's target value with its interval): the highest, the
     lowest, or the closest to the target."""
-    vals = [M.value_ci(_sweep_metric(result, g), g.summary, g.rotations) for g in result.groups]
+    vals = [M.value_ci(sweep_metric(result, g), g.summary, g.rotations) for g in result.groups]
     values = np.array([v[0] for v in vals])
     goal, target = result.scenario.comparison["goal"], sweep_target(result)
     if target is not None:
@@ -307,7 +329,7 @@ def sweep_gaps(result, best):
     groups = result.groups
     comp = result.scenario.comparison
     target = sweep_target(result)
-    metrics = [_sweep_metric(result, g) for g in groups]
+    metrics = [sweep_metric(result, g) for g in groups]
     # a deal's value at point g is k[g] * its target sum + c[g]
     k = [m.scale / (g.rotations if m.per_rotation else 1) for m, g in zip(metrics, groups)]
     c = [m.offset for m in metrics]
@@ -345,21 +367,13 @@ def sweep_gaps(result, best):
     return same, gaps
 
 
-def sweep_sections(result, out):
+def sweep_verdict(result):
+    """The sweep's answer: the best point, and how far behind the runner-up is (paired)."""
     sc = result.scenario
-    comp = sc.comparison
-    axes = comp["axes"]
     groups = result.groups
-    metric = _sweep_metric(result)
-    b = [Heading("Sweep")]
-    swept = " and ".join(f"{lit(p)} over [{', '.join(lit(repr(x)) for x in v)}]" for p, v in axes)  # values as in a list
+    metric = sweep_metric(result)
     target = sweep_target(result)
-    goal = goal_words(result, metric)
-    better = {"highest": "higher is better", "lowest": "lower is better"}.get(goal, f"{goal} is best")
-    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** ({better}). Every point played the same "
-                  f"deals, so points are compared game by game."))
     best, vals = sweep_best(result)
-    values = np.array([v[0] for v in vals])
     same, gaps = sweep_gaps(result, best)
     ties, closest = [], None
     for j, d, lo, hi in gaps:
@@ -395,8 +409,25 @@ def sweep_sections(result, out):
                         f"deal){matters}. ")
         verdict += ("No other point is statistically as good: the best value is clear." if not ties else
                     f"Not distinguishable from the best at 95%: {', '.join(ties)}; more games would separate them.")
-    b.append(Text(verdict, "verdict"))
-    key_metrics = [m for m in _comparable(result) if m.key != metric.key and (m.key == "first_player_edge" or
+    return verdict
+
+
+def sweep_sections(result, out):
+    sc = result.scenario
+    comp = sc.comparison
+    axes = comp["axes"]
+    groups = result.groups
+    metric = sweep_metric(result)
+    b = [Heading("Sweep")]
+    swept = " and ".join(f"{lit(p)} over [{', '.join(lit(repr(x)) for x in v)}]" for p, v in axes)  # values as in a list
+    goal = goal_words(result, metric)
+    better = {"highest": "higher is better", "lowest": "lower is better"}.get(goal, f"{goal} is best")
+    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** ({better}). Every point played the same "
+                  f"deals, so points are compared game by game."))
+    best, vals = sweep_best(result)
+    values = np.array([v[0] for v in vals])
+    b.append(Text(sweep_verdict(result), "verdict"))
+    key_metrics = [m for m in comparable_metrics(result) if m.key != metric.key and (m.key == "first_player_edge" or
                    m.key == "length" or (not is_generic(m) and ", seat" not in m.label))]
     if len(axes) == 1:
         xs = axes[0][1]
@@ -406,11 +437,14 @@ def sweep_sections(result, out):
                                      axes[0][0], axis_label(metric), percent=metric.percent,
                                      mark=xplot[best])
         b.append(Figure(path, f"{metric.label} against {lit(axes[0][0])} with its 95% band; the dotted line marks the best."))
+        more = []
         for m in key_metrics:
             mv = [value(result, g, m) for g in groups]
             path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
                                          axes[0][0], axis_label(m), percent=m.percent)
-            b.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
+            more.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
+        if more:
+            b.append(Details(f"The other key metrics against {axes[0][0]}", more))
     else:
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T
@@ -421,19 +455,19 @@ def sweep_sections(result, out):
     rows = []
     for g, v in zip(groups, vals):
         rows.append([g.label, ci_text(metric, *v)] + [ci_text(m, *value(result, g, m)) for m in key_metrics])
-    b.append(Table(["point", metric.label] + [m.label for m in key_metrics], rows, "Each value with its 95% interval."))
-    b.append(Heading(f"The best point in detail: {groups[best].label}"))
-    b += group_sections(result, groups[best], out, prefix=groups[best].label)
+    b.append(Details("Every point: the target and the key metrics", [Table(
+        ["point", metric.label] + [m.label for m in key_metrics], rows, "Each value with its 95% interval.")]))
+    b.append(Details(f"The best point in detail: {groups[best].label}",
+                     group_sections(result, groups[best], out, prefix=groups[best].label)))
     return b
 
 
-def round_robin_sections(result, out):
+def head_to_head(result):
+    """(share, lo, hi, var): k x k matrices of the row policy's head-to-head win share against the column policy,
+    its 95% interval and variance, from the round robin's pairings (each played from both seats)."""
     sc = result.scenario
-    labels = sc.comparison["labels"]
-    k = len(labels)
-    share = np.full((k, k), np.nan)
-    lo = np.full((k, k), np.nan)
-    hi = np.full((k, k), np.nan)
+    k = len(sc.comparison["labels"])
+    share, lo, hi = (np.full((k, k), np.nan) for _ in range(3))
     var = np.zeros((k, k))
     metric = M.Metric("p0", "", "pcredit_0", scale=1 / CREDIT, percent=True)
     for g, (a, c) in zip(result.groups, sc.comparison["pairs"]):
@@ -441,6 +475,35 @@ def round_robin_sections(result, out):
         share[a, c], lo[a, c], hi[a, c] = v, l, h
         share[c, a], lo[c, a], hi[c, a] = 1 - v, 1 - h, 1 - l
         var[a, c] = var[c, a] = ((h - l) / (2 * g.summary.z)) ** 2
+    return share, lo, hi, var
+
+
+def ranking(result):
+    """(mean head-to-head share of each policy against every other, its interval's half width, best first order)."""
+    share, _, _, var = head_to_head(result)
+    k = len(share)
+    mean = np.array([np.nanmean(np.delete(share[i], i)) for i in range(k)])
+    z = result.groups[0].summary.z
+    half = np.array([z * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
+    return mean, half, np.argsort(-mean)
+
+
+def round_robin_verdict(result):
+    """The round robin's answer: the best policy against the runner-up, head to head."""
+    labels = result.scenario.comparison["labels"]
+    share, lo, hi, _ = head_to_head(result)
+    _, _, order = ranking(result)
+    top, second = order[0], order[1] if len(labels) > 1 else order[0]
+    return (f"{lit(labels[top])} ranks first. " +
+            edge_verdict(f"Head to head against {lit(labels[second])}, the runner-up, {lit(labels[top])}", share[top, second],
+                         lo[top, second], hi[top, second], 0.5, "an even 50%", margin=result.scenario.margin))
+
+
+def round_robin_sections(result, out):
+    sc = result.scenario
+    labels = sc.comparison["labels"]
+    k = len(labels)
+    share, lo, hi, _ = head_to_head(result)
     b = [Heading("Round-robin: head to head")]
     b.append(Text("Every pair of policies played every deal twice, once from each seat, so seat advantage "
                   "cancels out. A cell is the row policy's win share against the column policy."))
@@ -456,20 +519,14 @@ def round_robin_sections(result, out):
             row.append("-" if i == j else f"{100 * share[i, j]:.1f}% ({100 * lo[i, j]:.1f} to {100 * hi[i, j]:.1f})")
         rows.append(row)
     b.append(Table(["policy \\ opponent"] + labels, rows))
-    mean = np.array([np.nanmean(np.delete(share[i], i)) for i in range(k)])
-    z = result.groups[0].summary.z
-    half = np.array([z * math.sqrt(np.delete(var[i], i).sum()) / (k - 1) for i in range(k)])
-    order = np.argsort(-mean)
+    mean, half, order = ranking(result)
     rows = [[r + 1, labels[i], f"{100 * mean[i]:.1f}% ({100 * (mean[i] - half[i]):.1f} to {100 * (mean[i] + half[i]):.1f})"]
             for r, i in enumerate(order)]
     b.append(Heading("Ranking", 3))
     b.append(Table(["rank", "policy", "mean head-to-head win share"], rows,
                    "Mean of a policy's head-to-head shares against every other policy; the interval treats the "
                    "pairings as independent (a slight over-estimate, since they share deals)."))
-    top, second = order[0], order[1] if k > 1 else order[0]
-    b.append(Text(edge_verdict(f"{lit(labels[top])} against {lit(labels[second])}", share[top, second], lo[top, second],
-                               hi[top, second], 0.5, margin=result.scenario.margin), "verdict"))
-    b += _pairings_table(result)
+    b.append(Details("The games of each pairing", _pairings_table(result)))
     return b
 
 
@@ -488,8 +545,7 @@ def _pairings_table(result):
           or (not is_generic(m) and (", seat" not in m.label or m.label.endswith((", seat 0", ", seat 1"))))]
     ms = [m for m in ms if m.key != "no_winner" or any(g.summary.s("no_winner") for g in groups)]
     rows = [[m.label] + [ci_text(m, *M.value_ci(m, g.summary, g.rotations)) for g in groups] for m in ms]
-    b = [Heading("The games of each pairing", 3),
-         Table(["metric"] + [g.label for g in groups], rows,
+    b = [Table(["metric"] + [g.label for g in groups], rows,
                "Each pairing played every deal twice, each policy once from each seat; per-seat numbers are "
                "for the seat, whichever policy sat there.")]
     labels = result.scenario.comparison["labels"]
@@ -499,61 +555,39 @@ def _pairings_table(result):
     return b
 
 
-def ladder_sections(result, out):
-    """The skill ladder: each rung's win share against the field, the skill number per variant (the
-    strongest rung's share minus an even share), and how each variant changes it (paired)."""
-    sc = result.scenario
-    comp = sc.comparison
+def _rung_share(sc, g):
+    """(share metric, its value, edge metric) of a ladder's rung: its team's share where partners play (the rung's
+    credit is half its team's), else its own."""
+    m, edge = M.ladder_metrics(sc.game, g.players)
+    return m, M.value_ci(m, g.summary, g.rotations), edge
+
+
+def _even(sc, g):
+    teams = sc.game.teams(g.players)
+    return 1 / (len(teams) if teams else g.players)
+
+
+def _ladder_variants(result):
+    """(rungs, variant names, the groups of each variant, the strongest rung: the best measured share in the first
+    variant, used for every variant so that they are paired)."""
+    comp = result.scenario.comparison
     rungs, variants = comp["rungs"], comp["variants"]
-    groups = result.groups
     k = len(rungs)
-    by_variant = [groups[v * k:(v + 1) * k] for v in range(len(variants))]
-    field = lit(seat_text_of(comp["field"]))
-    b = [Heading("Skill ladder"),
-         Text(f"Each rung sat in one seat against a field of {field} in every other seat, on the very same deals, "
-              f"and every deal was played once in each rotation of the seats, so a rung's share does not depend "
-              f"on where it sat. An even share would mean playing well does not help.")]
+    by_variant = [result.groups[v * k:(v + 1) * k] for v in range(len(variants))]
+    top = int(np.nanargmax([_rung_share(result.scenario, g)[1][0] for g in by_variant[0]]))
+    return rungs, variants, by_variant, top
+
+
+def ladder_verdicts(result):
+    """The ladder's answer, [(sentence, whether it is a finding that matters)]: the skill number in each variant,
+    and how each variant changes it (paired)."""
+    sc = result.scenario
     margin = sc.margin
-
-    def share(g):
-        """(share metric, its value, edge metric) of the rung: its team's share where partners play (the
-        rung's credit is half its team's), else its own."""
-        m, edge = M.ladder_metrics(sc.game, g.players)
-        return m, M.value_ci(m, g.summary, g.rotations), edge
-
-    def even(g):
-        teams = sc.game.teams(g.players)
-        return 1 / (len(teams) if teams else g.players)
-
-    # the strongest rung: the best measured share in the first variant, used for every variant (paired)
-    base_shares = [share(g)[1][0] for g in by_variant[0]]
-    top = int(np.nanargmax(base_shares))
-    series = []
-    for vname, vgroups in zip(variants, by_variant):
-        rows = []
-        vals = []
-        for label, g in zip(rungs, vgroups):
-            m, v, edge = share(g)
-            vals.append(v)
-            e = M.value_ci(edge, g.summary, g.rotations)
-            rows.append([label, seat_text(g.arms[0].seats[0]), ci_text(m, *v), ci_text(edge, *e)])
-        series.append((vname, [x[0] for x in vals], [x[1] for x in vals], [x[2] for x in vals]))
-        title = "Rungs" if len(variants) == 1 else f"Rungs — {vname}"
-        b.append(Heading(title, 3))
-        team_words = (" The rung plays with a partner from the field: shares are its team's."
-                      if sc.game.teams(vgroups[0].players) else "")
-        b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
-                       f"{vgroups[0].players} players: an even share is {pct(even(vgroups[0]))}.{team_words}"))
-    even_share = even(by_variant[0][0])
-    path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
-                              "win share (%)", reference=even_share, ref_label="even share",
-                              groups=series if len(variants) > 1 else [("", *series[0][1:])])
-    b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "
-                          "dashed line is an even share."))
-    b.append(Heading("How much skill matters", 3))
+    rungs, variants, by_variant, top = _ladder_variants(result)
+    out = []
     for vname, vgroups in zip(variants, by_variant):
         g = vgroups[top]
-        m, (v, lo, hi), edge = share(g)
+        m, (v, lo, hi), edge = _rung_share(sc, g)
         d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
         who = f"{lit(vname)}: " if len(variants) > 1 else ""
         if math.isnan(dlo):
@@ -565,26 +599,62 @@ def ladder_sections(result, out):
         else:
             words = "skill may matter (more games would tell)"
         player = "the best player's team" if sc.game.teams(g.players) else "the best player"
-        b.append(Text(f"{who}{words}: {player} ({lit(rungs[top])}) wins {pct(v)} of {g.players}-player games "
-                      f"against an even {pct(even(g))}: skill number {signed_points(d)} points (95% CI "
-                      f"{signed_points(dlo)} to {signed_points(dhi)}).", "verdict"))
-    b += _level_with_the_best(rungs, [share(g)[1] for g in by_variant[0]], top)
+        out.append((f"{who}{words}: {player} ({lit(rungs[top])}) wins {pct(v)} of {g.players}-player games "
+                    f"against an even {pct(_even(sc, g))}: skill number {signed_points(d)} points (95% CI "
+                    f"{signed_points(dlo)} to {signed_points(dhi)}).", words == "skill matters"))
     base_top = by_variant[0][top]
     for vname, vgroups in list(zip(variants, by_variant))[1:]:
         g = vgroups[top]
-        _, _, edge = share(g)
-        d, lo, hi = M.diff_ci(edge, g.summary, g.rotations, base_top.summary, base_top.rotations,
-                              base_metric=share(base_top)[2])
+        d, lo, hi = M.diff_ci(_rung_share(sc, g)[2], g.summary, g.rotations, base_top.summary, base_top.rotations,
+                              base_metric=_rung_share(sc, base_top)[2])
         if math.isnan(lo):
             continue
         if lo > 0 or hi < 0:
             change = f"{'raises' if d > 0 else 'lowers'} the value of skill by {abs(100 * d):.1f} points"
         else:
             change = f"does not detectably change the value of skill ({signed_points(d)} points)"
-        b.append(Text(f"{lit(vname)} {change}, 95% CI {signed_points(lo)} to {signed_points(hi)} "
-                      f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).", "verdict"))
-    b.append(Heading(f"The strongest rung in detail: {by_variant[0][top].label}"))
-    b += group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)
+        out.append((f"{lit(vname)} {change}, 95% CI {signed_points(lo)} to {signed_points(hi)} "
+                    f"({margin_words(lo, hi, margin, lambda x: f'{100 * x:.1f} points')}).",
+                    margins.verdict(d, lo, hi, margin).word == margins.MATTERS))
+    return out
+
+
+def ladder_sections(result, out):
+    """The skill ladder: each rung's win share against the field, the skill number per variant (the
+    strongest rung's share minus an even share), and how each variant changes it (paired)."""
+    sc = result.scenario
+    comp = sc.comparison
+    rungs, variants, by_variant, top = _ladder_variants(result)
+    field = lit(seat_text_of(comp["field"]))
+    b = [Heading("Skill ladder"),
+         Text(f"Each rung sat in one seat against a field of {field} in every other seat, on the very same deals, "
+              f"and every deal was played once in each rotation of the seats, so a rung's share does not depend "
+              f"on where it sat. An even share would mean playing well does not help.")]
+    series = []
+    for vname, vgroups in zip(variants, by_variant):
+        rows = []
+        vals = []
+        for label, g in zip(rungs, vgroups):
+            m, v, edge = _rung_share(sc, g)
+            vals.append(v)
+            e = M.value_ci(edge, g.summary, g.rotations)
+            rows.append([label, seat_text(g.arms[0].seats[0]), ci_text(m, *v), ci_text(edge, *e)])
+        series.append((vname, [x[0] for x in vals], [x[1] for x in vals], [x[2] for x in vals]))
+        title = "Rungs" if len(variants) == 1 else f"Rungs — {vname}"
+        b.append(Heading(title, 3))
+        team_words = (" The rung plays with a partner from the field: shares are its team's."
+                      if sc.game.teams(vgroups[0].players) else "")
+        b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
+                       f"{vgroups[0].players} players: an even share is {pct(_even(sc, vgroups[0]))}.{team_words}"))
+    even_share = _even(sc, by_variant[0][0])
+    path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
+                              "win share (%)", reference=even_share, ref_label="even share",
+                              groups=series if len(variants) > 1 else [("", *series[0][1:])])
+    b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "
+                          "dashed line is an even share."))
+    b += _level_with_the_best(rungs, [_rung_share(sc, g)[1] for g in by_variant[0]], top)
+    b.append(Details(f"The strongest rung in detail: {by_variant[0][top].label}",
+                     group_sections(result, by_variant[0][top], out, prefix=by_variant[0][top].label)))
     return b
 
 

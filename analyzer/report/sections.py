@@ -17,8 +17,7 @@ from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
-from analyzer.report.blocks import Figure, Heading, Table, Text, lit
-from analyzer.report.skill_labels import skill_lines
+from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
 from analyzer.textfiles import slug as file_slug
 
@@ -115,7 +114,7 @@ def parquet_section(result, out):
 
 
 def intro(result, out):
-    """The report's opening: what was played, a partial or stopped run, the rules and the seats."""
+    """What was played (after the answer): the description, the deals, a stopped run, the rules and seats folded."""
     sc = result.scenario
     game = sc.game
     b = []
@@ -127,14 +126,18 @@ def intro(result, out):
                   f"each played by {len(sc.arms)} configuration{'s' if len(sc.arms) > 1 else ''}. "
                   f"Seats are numbered clockwise from 0; seat 0 plays first. Every rate is shown with its "
                   f"95% confidence interval in brackets."))
-    b += skill_lines(sc)
-    if result.partial:
-        b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the "
-                      f"{manifest_games(result):,} games asked for. The numbers below cover the games played.",
-                      "warning"))
     if sc.stop is not None:
         b += _stop_section(result)
-    b.append(Heading("Rules and players"))
+    b.append(Details("Rules and players: every rule setting and each seat's policy", rules_and_players(result, out)))
+    b += [Text(line, "warning") for line in sc.warnings]  # settings written that cannot change any game
+    return b
+
+
+def rules_and_players(result, out):
+    """The rule settings (changed ones marked) and the seats' policies of the baseline configuration."""
+    sc = result.scenario
+    game = sc.game
+    b = []
     base = sc.arms[0]
     rows = []
     for p in game.settings:
@@ -155,7 +158,6 @@ def intro(result, out):
     b.append(Table(["seat", "policy", "parameters"], rows,
                    "" if sc.comparison.get("kind") == "single" and levels is None else
                    "Baseline seats; the comparison below changes them."))
-    b += [Text(line, "warning") for line in sc.warnings]  # settings written that cannot change any game
     return b
 
 
@@ -220,7 +222,7 @@ def group_sections(result, g, out, prefix=""):
     b.append(Figure(path, f"Distribution of {game.length_label} per game."))
 
     # end conditions
-    b.append(Heading(f"How games end{(' — ' + prefix) if prefix else ''}"))
+    ends = []
     end_hist = s.hists["end"]
     rows = []
     total = int(end_hist.sum())
@@ -229,16 +231,17 @@ def group_sections(result, g, out, prefix=""):
         p, lo, hi = wilson(k, total, s.z)
         ex = ", ".join(str(i) for i in s.examples.get(code, []))
         rows.append([name, f"{pct(p)} ({pct(lo)} to {pct(hi)})", ex or "-"])
-    b.append(Table(["end condition", "share of games", "example games"], rows,
-                   "Example games are numbered as in the run (game indices, seat rotation 0)."))
-    b.append(Text("Replay an example game exactly as this run played it, every event (put a number from the "
-                  "table in place of N):"))
-    b.append(Text(replay_command(result, g, "N"), "code"))
+    ends.append(Table(["end condition", "share of games", "example games"], rows,
+                      "Example games are numbered as in the run (game indices, seat rotation 0)."))
+    ends.append(Text("Replay an example game exactly as this run played it, every event (put a number from the "
+                     "table in place of N):"))
+    ends.append(Text(replay_command(result, g, "N"), "code"))
+    b.append(Details(f"How games end, and how to replay one{(' — ' + prefix) if prefix else ''}", ends))
 
     # the game's own metrics
     own = [m for m in M.standard_metrics(game, n, rot) if not is_generic(m)]
     if own:
-        b.append(Heading(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}"))
+        folded = []
         helps = {}
         for decl in game.metrics:
             if decl.help:
@@ -249,17 +252,21 @@ def group_sections(result, g, out, prefix=""):
                 continue
             label_root = m.label.split(", seat")[0]
             rows.append([m.label, ci_text(m, *M.value_ci(m, s, rot)), helps.get(label_root, "")])
-        b.append(Table(["metric", "value (95% CI)", "meaning"], rows))
+        folded.append(Table(["metric", "value (95% CI)", "meaning"], rows))
         for decl in game.metrics:
             if isinstance(decl, PerSeat) and not decl.percent:
                 series = [(f"seat {i}", s.hists[f"{decl.prefix}{i}"]) for i in range(n)]
                 path = plots.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label, decl.label.lower())
-                b.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
+                folded.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
             elif isinstance(decl, Histogram) and decl.column != "length":
                 path = plots.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
                                         decl.label.lower())
-                b.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
-    b += card_power_sections(game, s, n, rot, prefix)
+                folded.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
+        b.append(Details(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}: every one, with its meaning",
+                         folded))
+    power = card_power_sections(game, s, n, rot, prefix)
+    if power:
+        b.append(Details(power[0].text, power[1:]))
     return b
 
 
@@ -408,7 +415,7 @@ def replay_command(result, g, index):
 
 def is_generic(metric):
     """The metrics every game has (shown in the generic sections), as opposed to the game's own."""
-    return (metric.key.startswith(("win_share_", "policy_share_", "team_share_"))
+    return (metric.key.startswith(("win_share_", "policy_share_", "team_share_", "pair_share_"))
             or metric.key in ("shared_wins", "no_winner", "length", "first_player_edge"))
 
 
@@ -439,16 +446,39 @@ def _policy_shares(result, g, ms):
         same = [t for t in range(n) if same_role(t, j)]
         if len(same) > 1 and same not in groups:
             groups.append(same)
-    note = "".join(f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same "
-                   f"parameters{' (and partners of the same policies)' if len(teams) < n else ''}: their shares differ by "
-                   f"chance only." for same in groups)
+    if len(groups) == 1 and len(groups[0]) == n:  # every seat the same: rotation changes nothing but the seat
+        note = " Every seat plays the same policy with the same parameters: the shares differ by chance only."
+    else:  # a policy keeps its place relative to the others in every rotation (seat 1 always plays right after seat 0)
+        note = "".join(
+            f" Seats {', '.join(map(str, same[:-1]))} and {same[-1]} play the same policy with the same parameters"
+            f"{' (and partners of the same policies)' if len(teams) < n else ''}, but each keeps its place relative to "
+            f"the other policies in every rotation (e.g. whether it plays right after seat 0's policy): their shares "
+            f"differ by that place, a seat effect under rotation, not by chance alone." for same in groups)
     b.append(Table(["who", "policy", "win share over all seats"], rows,
                    f"Every deal was played {rot} times, once in each rotation of the seats, so each policy sat "
                    f"in every seat on the same cards: this separates a policy's strength from its seat's "
                    f"advantage.{note}"))
-    for j in range(n):
-        b.append(Text(edge_text(f"The policy of seat {j}", M.policy_edge(j, n), s, rot, n,
-                                result.scenario.margin)))
+    pairs = M.pair_shares(result.scenario.game, n)
+    if pairs:  # partners win together: the pair's share is the figure; a difference inside a pair is its seats'
+        rows = []
+        even = M.even_share(s, len(teams), rot)
+        for m, team in zip(pairs, teams):
+            v = M.value_ci(m, s, rot)
+            rows.append([f"policies of seats {'+'.join(map(str, team))}", " and ".join(seat_text(seats[t]) for t in team),
+                         ci_text(m, *v)])
+        b.append(Table(["partners", "policies", "win share over all seats (95% CI)"], rows,
+                       "A pair's share is the sum of its two policies' shares (a team win gives each partner half); an "
+                       f"even share is {pct(even)}."))
+        for m, team in zip(pairs, teams):
+            v = M.value_ci(m, s, rot)
+            b.append(Text(edge_verdict(f"The partners of seats {'+'.join(map(str, team))}", *v, even,
+                                       margin=result.scenario.margin)))
+        b.append(Text("Inside a pair, the two partners' shares differ by their seats (one always plays before the "
+                      "other in every rotation): a seat effect inside the team, not a difference between players."))
+    else:
+        for j in range(n):
+            b.append(Text(edge_text(f"The policy of seat {j}", M.policy_edge(j, n), s, rot, n,
+                                    result.scenario.margin)))
     # matchup matrix: each policy's share from each seat (rotation (s - j) mod n puts policy j at seat s)
     rows = []
     for j in range(n):

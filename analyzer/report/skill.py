@@ -20,10 +20,12 @@ import numpy as np
 
 from analyzer import metrics as M
 from analyzer.report import plots
-from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
+from analyzer.report.answer import ANSWER_ID, default_question, partial_warning
+from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
+from analyzer.report.skill_labels import skill_lines
 from analyzer.report.comparison import (
     comparison_sections, diff, goal_words, is_generic, lower_first, shared_label, sweep_best, sweep_gaps, value,
-    _comparable, _sweep_metric)
+    comparable_metrics, sweep_metric)
 from analyzer.report.sections import ci_text, group_sections, seat_text
 from analyzer.stats import excludes
 
@@ -122,7 +124,7 @@ def _variant_figures(views):
     figs = _plain_figures(views)[:len(named) + 1]
     for fig in figs:
         fig.label = f"{_name(base_view, 0)}: {lower_first(fig.label)}"
-    metrics = named + [m for m in _comparable(base_view) if m.key in ("first_player_edge", "length")
+    metrics = named + [m for m in comparable_metrics(base_view) if m.key in ("first_player_edge", "length")
                        or (not is_generic(m) and ", seat" not in m.label)]
     for vi in range(1, len(base_view.groups)):
         name = _name(base_view, vi)
@@ -137,7 +139,7 @@ def _variant_figures(views):
 
 def _sweep_figures(views):
     """A sweep's figures: its target metric at each point (a few points) and, as text, the best point."""
-    metric = _sweep_metric(views[0][1])
+    metric = sweep_metric(views[0][1])
     figs = []
     if len(views[0][1].groups) <= MAX_POINT_ROWS:
         for pi, g in enumerate(views[0][1].groups):
@@ -220,6 +222,15 @@ def _level_words(sc):
     return rows
 
 
+def answer_section(result, out):
+    """The report's answer (a [skill] run): the verdict by skill level, its picture, the bots at each level."""
+    sc = result.scenario
+    b = [Heading("Answer"), Text(f"**Question**: {lit(sc.question or default_question(result))}")]
+    if result.partial:
+        b.append(partial_warning(result))
+    return [Section(ANSWER_ID, b + skill_sections(result, out)[1:] + skill_lines(sc))]
+
+
 def skill_sections(result, out):
     """The verdict by skill level (the report's first section), then each level's usual report folded away."""
     sc = result.scenario
@@ -264,7 +275,7 @@ def _picture(result, views, figs, out):
         axes = sc.comparison["axes"]
         if len(axes) != 1:
             return []
-        metric = _sweep_metric(views[0][1])
+        metric = sweep_metric(views[0][1])
         xs = axes[0][1]
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
         series = [(lvl, *zip(*[value(v, g, metric) for g in v.groups])) for lvl, v in views]

@@ -12,7 +12,7 @@ import numpy as np
 from analyzer import metrics as M
 from analyzer import ratings
 from analyzer.report import plots
-from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
+from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.comparison import seat_text_of
 from analyzer.report.sections import intro, manifest_games, manifest_section
 from analyzer.stats import signed_points, wilson
@@ -164,14 +164,16 @@ def strength_report(result, out, man):
     sc = result.scenario
     c = curve(result)
     title = f"{sc.name}: strength curve"
-    b = []
+    question = sc.question or ("How much stronger does each rung play than the one below it, and does a larger "
+                               "search budget still gain?")
+    b = [Heading("Answer"), Text(f"**Question**: {lit(question)}")]
     if result.partial:
         b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the {manifest_games(result):,} "
                       f"deals asked for; the numbers below cover the games played.", "warning"))
     if result.games == 0:
         b.append(Text("No game was played: no curve to show.", "warning"))
-        return (title, b + [Details("How it was played", intro(result, out) + manifest_section(man))], csv_rows(c),
-                curve_record(c, result, man))
+        return (title, [Section("answer", b), Details("How it was played", intro(result, out) + manifest_section(man))],
+                csv_rows(c), curve_record(c, result, man))
     first, (sat, _) = answer(c, result)
     b.append(Text(f"{first} {sat}", "verdict"))
     search_idx = [i for i, label in enumerate(c.labels) if i >= c.ladder_rungs]
@@ -181,8 +183,9 @@ def strength_report(result, out, man):
     b.append(Figure(path, f"Each rung's rating with its {_level_words(c)} interval, weakest rung first"
                           + (" (search budgets in orange)" if search_idx else "") + ": 100 points is a 64% win share "
                           "head to head, 200 points 76%, 400 points 91%."))
-    b.append(Details("The rungs, the pairings and how they were measured", details(c, result, out, man)))
-    return title, b, csv_rows(c), curve_record(c, result, man)
+    return (title, [Section("answer", b), Details("The rungs, the pairings and how they were measured",
+                                                  details(c, result, out, man))], csv_rows(c),
+            curve_record(c, result, man))
 
 
 def details(c: Curve, result, out, man):

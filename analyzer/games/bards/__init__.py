@@ -109,7 +109,7 @@ GAME = Game(
         Ratio("Splits 2+3, larger group face up", "split_2_3_large_up", "splits", percent=True),
         Ratio("Splits 2+3, larger group face down", "split_2_3_large_down", "splits", percent=True),
         Ratio("Chooser took the face-up group", "chose_face_up", "splits", percent=True,
-              help="the face-up group's owner plays first"),
+              help="the face-up group's owner plays first", chosen_by_bots=lambda rules, seats: True),
         Ratio("Forced conclusions per game", "forced_concludes", None,
               help="a card that fit neither of two open tales"),
         Ratio("Excuses played per game", "excuse_played", None, help="extended deck only"),

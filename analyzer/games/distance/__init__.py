@@ -166,7 +166,10 @@ GAME = Game(
         PerSeat("Cards left at the end", "cards_left_", help="the winner has 0"),
         Histogram("Turns per game", "length"),
         Histogram("Interval played (2 = seconds .. 7 = sevenths)", "interval",
-                  help="how often each interval was played (chosen, drawn or set)"),
+                  help="how often each interval was played (chosen, drawn or set)",
+                  # (the chooser's own pick unless its policy was told which: interval = "fixed")
+                  chosen_by_bots=lambda rules, seats: rules["interval"] == "chooser"
+                  and any(s.params.get("interval", "fixed") != "fixed" for s in seats)),
         *drama_metrics("turns"),
         CardPower("Wilds in the opening hand", E.POWER,
                   help="? and Chromatic Scale cards among the seat's dealt cards"),
