@@ -86,6 +86,6 @@ def verdict(d, lo, hi, margin) -> Verdict:
     if abs(d) >= margin:
         sure = (lo > margin or hi < -margin)
         return Verdict(MATTERS, "a real difference that matters" if sure else
-                       "a real difference that matters (the interval reaches below the margin: more games would "
+                       "a real difference that matters (the interval reaches below the margin: more deals would "
                        "settle it)")
     return Verdict(BELOW, "a real difference, but below the practical margin")

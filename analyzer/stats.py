@@ -90,9 +90,9 @@ def margin_words(lo, hi, margin, unit_fmt):
             return f"but within the practical margin of {m}: too small to matter"
         return f"within the practical margin of {m} either way: no difference that matters"
     if lo > 0 or hi < 0:
-        return f"possibly beyond the practical margin of {m}: more games would tell"
+        return f"possibly beyond the practical margin of {m}: more deals would tell"
     return (f"the interval still reaches beyond the practical margin of {m}, so a difference that matters is not "
-            f"ruled out; more games would tell")
+            f"ruled out; more deals would tell")
 
 
 def signed_points(x):

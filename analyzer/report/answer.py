@@ -303,12 +303,19 @@ def _difference_sentence(result, g, base, c):
 
 def nonmonotone_findings(result):
     """A headline for the first player's edge or the game's length when it is not monotone along an ordered
-    series of variants (player counts): it rises, then falls (or the reverse), with both steps real (their
-    intervals, taken as independent, exclude zero: conservative for groups that share deals)."""
+    series (variants of rising player counts, or a sweep of one numeric setting): it rises, then falls (or the
+    reverse), with both steps real (their intervals, taken as independent, exclude zero: conservative for groups
+    that share deals) and each at least the metric's practical margin."""
     sc = result.scenario
     groups = result.groups
-    counts = [g.players for g in groups]
-    if len(groups) < 3 or len(set(counts)) != len(counts) or counts != sorted(counts):
+    comp = sc.comparison
+    if comp.get("kind") == "sweep":
+        axes = comp["axes"]
+        ordered = len(axes) == 1 and all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in axes[0][1])
+    else:
+        counts = [g.players for g in groups]
+        ordered = len(set(counts)) == len(counts) and counts == sorted(counts)
+    if len(groups) < 3 or not ordered:
         return []
     out = []
     for key in ("length", "first_player_edge"):
@@ -316,11 +323,12 @@ def nonmonotone_findings(result):
         if any(m is None or not M.has(g.summary, m) for m, g in zip(ms, groups)):
             continue
         vals = [M.value_ci(m, g.summary, g.rotations) for m, g in zip(ms, groups)]
+        margin = margins.margin_of(sc.margins, ms[0])
         steps = []
         for (v0, lo0, hi0), (v1, lo1, hi1) in zip(vals, vals[1:]):
             d = v1 - v0
             half = math.hypot((hi0 - lo0) / 2, (hi1 - lo1) / 2)
-            steps.append(0 if abs(d) <= half else (1 if d > 0 else -1))
+            steps.append(0 if abs(d) <= max(half, margin) else (1 if d > 0 else -1))
         for i in range(len(steps) - 1):
             if steps[i] and steps[i + 1] and steps[i] != steps[i + 1]:
                 a, mid, c = groups[i], groups[i + 1], groups[i + 2]
@@ -330,18 +338,15 @@ def nonmonotone_findings(result):
                 out.append(Text(f"Not monotone: {lit(C.lower_first(m.label))} is {what} at {lit(mid.label)} "
                                 f"({m.fmt(vals[i + 1][0])}), against {m.fmt(vals[i][0])} at {lit(a.label)} and "
                                 f"{m.fmt(vals[i + 2][0])} at {lit(c.label)}; both steps are beyond their 95% "
-                                f"intervals.", "warning"))
+                                f"intervals and the practical margin.", "warning"))
                 break
     return out
 
 
 def _sweep(result, body):
     fig = take_figure(body, "sweep_target.png")
-    text = next((b for b in body if isinstance(b, Text) and b.kind == "verdict"), None)
-    b = [text] if text is not None else []
-    if text is not None:
-        body.remove(text)
-    return b + ([fig] if fig is not None else [])
+    return ([Text(C.sweep_verdict(result), "verdict")] + nonmonotone_findings(result)
+            + ([fig] if fig is not None else []))
 
 
 def _round_robin(result, body):

@@ -192,14 +192,9 @@ def variant_sections(result, out):
         "Each value with its 95% interval.")]))
     b.append(Details("Every difference from the baseline, with its interval and verdict", _differences_table(
         result, groups, changes)))
-    more = _small_distributions(result)
-    for m in [m for m in metrics if not is_generic(m) and ", seat" not in m.label]:
-        vals = [value(result, g, m) for g in groups]
-        path = plots.bars_with_ci(out / f"variants_{m.key}.png", [g.label for g in groups], *zip(*vals), m.label,
-                                  axis_label(m), percent=m.percent)
-        more.append(Figure(path, f"{m.label} by variant (95% intervals)."))
+    more = _small_distributions(result)  # (the game's own metrics by variant: in the side-by-side table above)
     if more:
-        b.append(Details(f"{game.title}'s own metrics by variant: distributions and plots", more))
+        b.append(Details(f"{game.title}'s own distributions by variant", more))
     b.append(Details(f"The baseline in detail: {base.label}", group_sections(result, base, out, prefix=base.label)))
     return b
 
@@ -408,7 +403,7 @@ def sweep_verdict(result):
                         f"{metric.fmt_diff(closest[3])}: the difference of the two distances from {at}, deal by "
                         f"deal){matters}. ")
         verdict += ("No other point is statistically as good: the best value is clear." if not ties else
-                    f"Not distinguishable from the best at 95%: {', '.join(ties)}; more games would separate them.")
+                    f"Not distinguishable from the best at 95%: {', '.join(ties)}; more deals would separate them.")
     return verdict
 
 
@@ -426,7 +421,7 @@ def sweep_sections(result, out):
                   f"deals, so points are compared game by game."))
     best, vals = sweep_best(result)
     values = np.array([v[0] for v in vals])
-    b.append(Text(sweep_verdict(result), "verdict"))
+    # (the verdict, sweep_verdict, is the report's answer: analyzer/report/answer.py)
     key_metrics = [m for m in comparable_metrics(result) if m.key != metric.key and (m.key == "first_player_edge" or
                    m.key == "length" or (not is_generic(m) and ", seat" not in m.label))]
     if len(axes) == 1:
@@ -438,13 +433,13 @@ def sweep_sections(result, out):
                                      mark=xplot[best])
         b.append(Figure(path, f"{metric.label} against {lit(axes[0][0])} with its 95% band; the dotted line marks the best."))
         more = []
-        for m in key_metrics:
+        for m in [m for m in key_metrics if m.key in ("first_player_edge", "length")]:  # (the rest: the table)
             mv = [value(result, g, m) for g in groups]
             path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
                                          axes[0][0], axis_label(m), percent=m.percent)
             more.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
         if more:
-            b.append(Details(f"The other key metrics against {axes[0][0]}", more))
+            b.append(Details(f"The first player's edge and the game's length against {axes[0][0]}", more))
     else:
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T
@@ -591,13 +586,13 @@ def ladder_verdicts(result):
         d, dlo, dhi = M.value_ci(edge, g.summary, g.rotations)
         who = f"{lit(vname)}: " if len(variants) > 1 else ""
         if math.isnan(dlo):
-            words = "too few games for an interval"
+            words = "too few deals for an interval"
         elif dlo > margin:
             words = "skill matters"
         elif dhi < margin:
             words = "skill hardly matters" if dlo > 0 else "no detectable value of skill"
         else:
-            words = "skill may matter (more games would tell)"
+            words = "skill may matter (more deals would tell)"
         player = "the best player's team" if sc.game.teams(g.players) else "the best player"
         out.append((f"{who}{words}: {player} ({lit(rungs[top])}) wins {pct(v)} of {g.players}-player games "
                     f"against an even {pct(_even(sc, g))}: skill number {signed_points(d)} points (95% CI "

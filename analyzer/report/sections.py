@@ -17,6 +17,7 @@ from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import CardPower, Histogram, PerSeat
 from analyzer.report import plots
+from analyzer.report.trajectory import trajectory_figure
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
 from analyzer.textfiles import slug as file_slug
@@ -195,8 +196,9 @@ def manifest_games(result):
     return result.games_requested if result.games_requested is not None else result.scenario.games
 
 
-def group_sections(result, g, out, prefix=""):
-    """The full report of one group: who wins, length, end conditions, the game's own metrics."""
+def group_sections(result, g, out, prefix="", unfold=True):
+    """The full report of one group: who wins, length (and how games unfold, unless unfold=False: it replays a
+    sample of games with traces, which costs most with search policies), end conditions, the game's own metrics."""
     game = result.scenario.game
     s = g.summary
     n = g.players
@@ -220,6 +222,8 @@ def group_sections(result, g, out, prefix=""):
     path = plots.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
                             game.length_label)
     b.append(Figure(path, f"Distribution of {game.length_label} per game."))
+    if unfold:
+        b += trajectory_figure(result, g, out, prefix)  # (how the games unfold, from a sample replayed with traces)
 
     # end conditions
     ends = []
@@ -335,7 +339,7 @@ def card_power_sections(game, s, n, rot, prefix=""):
             worst = min(valid, key=lambda c: c[1] / c[2])
             pb, lob, hib = wilson(best[1], best[2], s.z)
             pw, low, hiw = wilson(worst[1], worst[2], s.z)
-            apart = "the intervals do not overlap" if lob > hiw else "the intervals overlap: more games would tell"
+            apart = "the intervals do not overlap" if lob > hiw else "the intervals overlap: more deals would tell"
             b.append(Text(f"{decl.label}: a seat with {best[0]} wins {pct(pb)} ({pct(lob)} to {pct(hib)}) of its "
                           f"seat-games, one with {worst[0]} {pct(pw)} ({pct(low)} to {pct(hiw)}); {apart}.",
                           "verdict" if lob > hiw else "p"))
@@ -495,9 +499,9 @@ def _policy_shares(result, g, ms):
 def manifest_section(man):
     """How to reproduce the report: the manifest's main lines and the command."""
     rows = [["analyzer version", man["analyzer_version"]], ["scenario file", man["scenario_file"]],
-            ["seed", man["seed"]], ["games played", f"{man['games_played']:,}"],
+            ["seed", man["seed"]], ["deals played", f"{man['games_played']:,}"],
             ["configurations per deal", len(man["arms"])], ["wall time", f"{man['wall_seconds']:.2f} s"],
-            ["games per second", f"{man['games_per_second']:,.0f}"],
+            ["games per second (every configuration of every deal)", f"{man['games_per_second']:,.0f}"],
             ["played on", f"{man['workers']} Dask worker processes" if man.get("workers")
              else f"this process, {man['threads']} thread(s)"],
             ["partial", "yes" if man["partial"] else "no"]]

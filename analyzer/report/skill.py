@@ -309,7 +309,7 @@ def level_details(result, out):
         tmp = out / f".level-{li}"
         tmp.mkdir(exist_ok=True)
         if view.scenario.comparison.get("kind") == "single" or len(view.groups) == 1:
-            inner = group_sections(view, view.groups[0], tmp, prefix="")
+            inner = group_sections(view, view.groups[0], tmp, prefix="", unfold=False)  # (search replays: slow)
         else:
             inner = comparison_sections(view, tmp)
         inner = _hoist_figures(inner, out, f"level{li}-")

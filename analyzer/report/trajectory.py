@@ -29,7 +29,7 @@ from analyzer.report import plots
 from analyzer.report.blocks import Figure
 from analyzer.textfiles import slug as file_slug
 
-K_GAMES = 200  # games replayed for a report's chart (tracing runs the game's slower traced kernel)
+K_GAMES = 100  # games replayed for a report's chart (tracing runs the game's slower traced kernel)
 MIN_SHARE_GOING = 0.25  # the chart stops at the last turn at which at least this share of the games still go on
 # (past it the few long games left make a noisy, unrepresentative line)
 
