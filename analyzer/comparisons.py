@@ -160,6 +160,20 @@ def check_path(sc, path, key):
 
 
 SWEEP_KEYS = ("x", "y", "metric", "goal")
+GOAL_WORDS = ("max", "min", "zero")  # or a number: the target value
+
+
+def sweep_goal(sc, goal):
+    """(goal, target): "max" or "min" with target None, else the value the best point is closest to ("zero": 0)."""
+    if goal in ("max", "min"):
+        return goal, None
+    if goal == "zero":
+        return goal, 0.0
+    if isinstance(goal, (int, float)) and not isinstance(goal, bool) and math.isfinite(goal):
+        return goal, float(goal)
+    raise ScenarioError(sc.source, "sweep.goal", goal, 'must be "max", "min", "zero" (the point closest to zero, e.g. '
+                                                       'the fairest for first_player_edge) or a number (the point '
+                                                       'closest to that value is best)')
 
 
 def _groups_from_sweep(sc, base):
@@ -174,10 +188,8 @@ def _groups_from_sweep(sc, base):
         axes.append(_axis_values(sc, sw["y"], "y"))
         if axes[1][0] == axes[0][0]:
             raise ScenarioError(sc.source, "sweep.y.path", axes[1][0], "is the path of sweep.x too: sweep two settings")
-    goal = sw.get("goal", "max")
-    if goal not in ("max", "min"):
-        raise ScenarioError(sc.source, "sweep.goal", goal, 'must be "max" or "min"')
-    sc.comparison.update(kind="sweep", axes=axes, metric=sw.get("metric", "win_share_0"), goal=goal)
+    goal, target = sweep_goal(sc, sw.get("goal", "max"))
+    sc.comparison.update(kind="sweep", axes=axes, metric=sw.get("metric", "win_share_0"), goal=goal, target=target)
     groups = []
     for point in itertools.product(*[vals for _, vals in axes]):
         raw = copy.deepcopy(base)
@@ -549,7 +561,9 @@ def expand(sc):
 
 
 def sweep_metric_column(sc, rotate):
-    """The per-deal column behind the sweep's target metric, or ScenarioError listing the choices."""
+    """The per-deal column behind the sweep's target metric (of an edge: the first group's credit column, its
+    even share's no_winner added per group by summary.new_tally), or ScenarioError listing the choices; a
+    numeric goal is checked against the metric's range."""
     metric = sc.comparison["metric"]
     players = {len(a.seats) for a in sc.arms}
     n = min(players)
@@ -558,9 +572,26 @@ def sweep_metric_column(sc, rotate):
     known.update({f"team_share_{t}": f"tcredit_{t}" for t in range(len(teams or ()))})
     if rotate:
         known.update({f"policy_share_{j}": f"pcredit_{j}" for j in range(n)})
+    # the edges (a share minus an even share of the games won), where every group has one
+    shapes = [(len(g[0].seats), len(g)) for g in arm_groups(sc)]
+    edges = ["first_player_edge"] + [u.edge.key for u in M.win_units(sc.game, n)]
+    if rotate:
+        edges += [M.policy_edge(j, n).key for j in range(n)]
+    for key in edges:
+        found = [M.sweep_metric_for(sc.game, p, r, key) for p, r in shapes]
+        if all(m is not None for m in found):
+            known[key] = found[0].num
     known.update({c: c for c in sc.game.columns(n) if not c.startswith("win_")})
     if metric not in known:
         raise ScenarioError(sc.source, "sweep.metric", metric, "must be one of " + ", ".join(known))
+    target = sc.comparison.get("target")
+    if target is not None and sc.comparison["goal"] != "zero":
+        m = M.sweep_metric_for(sc.game, *shapes[0], metric)
+        if m is not None and m.percent and not ((-1 if m.points else 0) <= target <= 1):
+            raise ScenarioError(sc.source, "sweep.goal", sc.comparison["goal"],
+                                f"{metric} is an edge: give the target as a fraction from -1 to 1 (e.g. 0.01 for "
+                                f"+1 point)" if m.points else
+                                f"{metric} is a share: give the target as a fraction from 0 to 1 (e.g. 0.25 for 25%)")
     return known[metric]
 
 

@@ -134,6 +134,30 @@ def metric_for(game, players, rotations, key):
     return next((m for m in standard_metrics(game, players, rotations) if m.key == key), None)
 
 
+def sweep_metric_for(game, players, rotations, key):
+    """A sweep's target metric `key` for a group of that shape: a standard metric (metric_for), or the win share
+    minus an even share of a seat, a team or a policy (edge_win_share_S, edge_team_share_T, edge_policy_J, the
+    last with seat rotations); None if such a group has no such metric."""
+    found = metric_for(game, players, rotations, key)
+    if found is not None:
+        return found
+    edges = [u.edge for u in win_units(game, players)]
+    if rotations > 1:
+        edges += [policy_edge(j, players) for j in range(players)]
+    return next((m for m in edges if m.key == key), None)
+
+
+def target_terms(metric):
+    """((column, weight), ...) of a per-deal mean metric (den None): integer weights whose per-deal sum t gives
+    the deal's value, scale * t / rotations + offset (the rotations: per_rotation's). The column alone, or
+    with its adjust column (an even share's no_winner: weight CREDIT / units, a whole number up to 8 units)."""
+    if metric.adjust is None:
+        return ((metric.num, 1),)
+    weight = metric.adjust_scale / metric.scale
+    assert abs(weight - round(weight)) < 1e-9, f"{metric.key}: no integer weight for {metric.adjust}"
+    return ((metric.num, 1), (metric.adjust, round(weight)))
+
+
 def has(g, metric):
     return all(c in g.index for c in (metric.num, metric.den, metric.adjust) if c is not None)
 

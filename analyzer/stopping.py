@@ -146,7 +146,7 @@ def key_intervals(sc, groups):
     if kind == "sweep":
         key = sc.comparison["metric"]
         for g in groups:
-            m = M.metric_for(sc.game, g.players, g.rotations, key) or M.Metric(key, key, sc.comparison["metric_column"])
+            m = M.sweep_metric_for(sc.game, g.players, g.rotations, key) or M.Metric(key, key, sc.comparison["metric_column"])
             out.append((g.label, *M.value_ci(m, g.summary, g.rotations), m))
     elif kind == "variants":
         base = groups[0]

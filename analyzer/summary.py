@@ -236,7 +236,8 @@ class Tally:
 
     summaries: list
     refs: list  # per group: the index of the group its cross products are taken with, or None
-    metric_col: str | None = None
+    # sweeps: per group, the target's ((column, weight), ...) (metrics.target_terms): a deal's target is their sum
+    metric_terms: list | None = None
     metric_sums: np.ndarray | None = None
     metric_xtx: np.ndarray | None = None
     first: int = 0  # the game indices this tally holds: first .. first + n - 1
@@ -263,7 +264,7 @@ class Tally:
     def chunk_columns(self, n):
         """What a chunk of n deals keeps of its rows beyond the sums, filled block by block (fold_block)."""
         return ChunkColumns([np.empty(n, dtype=np.int64) for _ in self.summaries],
-                            np.empty((n, len(self.summaries)), dtype=np.int64) if self.metric_col else None)
+                            np.empty((n, len(self.summaries)), dtype=np.int64) if self.metric_terms else None)
 
     def fold_block(self, parts, columns, outs, lo, hi):
         """Fold deals lo..hi-1 of a chunk into parts (new_parts, this thread's) and columns (chunk_columns,
@@ -277,8 +278,16 @@ class Tally:
             else:
                 summary.fold_block(g_parts, g_outs, self.summaries[ref], outs[ref])
             columns.ends[gi][lo:hi] = g_outs[0, :, summary.col("end")]
-            if self.metric_col:
-                fold.column_values(g_outs, summary.spec, summary.col(self.metric_col), columns.metric[lo:hi, gi])
+            if self.metric_terms:
+                (col, weight), *more = self.metric_terms[gi]
+                target = columns.metric[lo:hi, gi]
+                fold.column_values(g_outs, summary.spec, summary.col(col), target)
+                if weight != 1:
+                    target *= weight
+                for col, weight in more:  # (an even share's no_winner: edge targets only)
+                    values = np.empty(hi - lo, dtype=np.int64)
+                    fold.column_values(g_outs, summary.spec, summary.col(col), values)
+                    target += weight * values
 
     def commit(self, first, n, parts, columns):
         """Add a chunk of n games first.. whose every deal is folded into parts and columns: its sums,
@@ -290,7 +299,7 @@ class Tally:
             if self.plays(gi):
                 summary.add_parts(g_parts, n)
                 add_examples(summary, ends, first)
-        if self.metric_col:
+        if self.metric_terms:
             self.metric_sums += columns.metric.sum(axis=0)
             f = columns.metric.astype(np.float64)  # products of small integers: exact below 2**53 per chunk
             self.metric_xtx += np.rint(f.T @ f).astype(np.int64)
@@ -305,7 +314,7 @@ class Tally:
             self.first = other.first
         for mine, theirs in zip(self.summaries, other.summaries):
             mine.merge(theirs)
-        if self.metric_col:
+        if self.metric_terms:
             self.metric_sums += other.metric_sums
             self.metric_xtx += other.metric_xtx
         self.n += other.n
@@ -330,10 +339,16 @@ def new_tally(sc: Scenario) -> Tally:
         if ref is not None:
             base = summaries[ref]
             summary.set_baseline(base, metrics.cross_pairs(game, shape, summary.names, shapes[ref], base.names))
-    metric_col = sc.comparison.get("metric_column")
+    metric_terms = None
+    if sc.comparison.get("metric_column"):  # a sweep's target: its column, or an edge's two (metrics.target_terms)
+        metric_terms = []
+        for players, rotations in shapes:
+            m = metrics.sweep_metric_for(game, players, rotations, sc.comparison["metric"])
+            adjusted = m is not None and m.adjust is not None
+            metric_terms.append(metrics.target_terms(m) if adjusted else ((sc.comparison["metric_column"], 1),))
     k = len(summaries)
-    return Tally(summaries, refs, metric_col, np.zeros(k, dtype=np.int64) if metric_col else None,
-                 np.zeros((k, k), dtype=np.int64) if metric_col else None)
+    return Tally(summaries, refs, metric_terms, np.zeros(k, dtype=np.int64) if metric_terms else None,
+                 np.zeros((k, k), dtype=np.int64) if metric_terms else None)
 
 
 def add_examples(summary, ends, first):

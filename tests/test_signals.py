@@ -4,6 +4,7 @@ nothing written; a finished game is never lost to a first or second signal; no h
 
 Each run sends itself the signal at a named moment (tests/signal_at.py), as a terminal's Ctrl-C does:
 to its whole process group."""
+import csv
 import json
 import signal
 import subprocess
@@ -50,8 +51,9 @@ def run(tmp_path, game, sig, *wheres, extra=()):
 
 def report(out):
     man = json.loads((out / "manifest.json").read_text())
-    games = {line.rsplit(",", 2)[-2] for line in (out / "summary.csv").read_text().splitlines()[1:]}
-    assert games == {str(man["games_played"])}, "every row of summary.csv speaks of the games in the manifest"
+    with open(out / "summary.csv", newline="") as f:
+        games = {row["games"] for row in csv.DictReader(f) if row["kind"] == "metric"}  # (card power: seat-games)
+    assert games == {str(man["games_played"])}, "every metric row of summary.csv speaks of the games in the manifest"
     assert set(man["files"]) == {p.name for p in out.iterdir()}, "the manifest lists every file, written last"
     return man
 

@@ -192,16 +192,21 @@ def write_report(result, out_dir, command=None):
     return out
 
 
+SUMMARY_COLUMNS = ["group", "level", "kind", "metric", "label", "value", "ci_low", "ci_high", "baseline",
+                   "diff_vs_baseline", "diff_low", "diff_high", "games", "partial"]
+
+
 def write_summary(result, rows, path):
-    """summary.csv: every metric of every group with its interval (rows: build_blocks' second part)."""
+    """summary.csv: every metric of every group with its interval, then its card power (rows:
+    sections.summary_rows, build_blocks' second part)."""
     by_label = {g.label: g for g in result.groups}
     deals = {g.label: g.summary.n for g in result.groups}  # (a strength curve's settled pairing played fewer)
 
     def framed(row):  # the group's skill level after its label, and the group its difference is from
-        g = by_label.get(row[0])
+        kind, label, games = row[0], row[1], row[-1]
+        g = by_label.get(label)
         level = g.level if g is not None else ""
-        baseline = g.reference.label if g is not None and g.reference is not None else ""
-        return ([row[0], level] + row[1:6] + [baseline] + row[6:]
-                + [deals.get(row[0], result.games), result.partial])
-    write_csv(path, ["group", "level", "metric", "label", "value", "ci_low", "ci_high", "baseline", "diff_vs_baseline",
-                     "diff_low", "diff_high", "games", "partial"], (framed(row) for row in rows))
+        baseline = g.reference.label if g is not None and g.reference is not None and kind == "metric" else ""
+        games = deals.get(label, result.games) if games is None else games
+        return [label, level, kind] + row[2:7] + [baseline] + row[7:10] + [games, result.partial]
+    write_csv(path, SUMMARY_COLUMNS, (framed(row) for row in rows))

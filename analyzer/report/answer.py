@@ -35,7 +35,10 @@ def default_question(result) -> str:
     if "levels" in comp:
         return "Does the answer hold at every skill level the bots play at?"
     if kind == "sweep":
-        return f"Which value of {' and '.join(p for p, _ in comp['axes'])} gives the best {C.sweep_metric(result).label.lower()}?"
+        swept, metric = " and ".join(p for p, _ in comp["axes"]), C.sweep_metric(result)
+        if comp.get("target") is not None:  # goal = "zero" or a number
+            return f"Which value of {swept} brings {metric.label.lower()} {C.goal_words(result, metric)}?"
+        return f"Which value of {swept} gives the best {metric.label.lower()}?"
     if kind == "round_robin":
         return "Which policy wins head to head?"
     if kind == "ladder":

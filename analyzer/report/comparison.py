@@ -259,13 +259,14 @@ def _flatten(d, prefix=""):
     return out
 
 
-def sweep_metric(result):
-    """The sweep's target metric: by its key (win_share_S, policy_share_J, team_share_T, length...), else
-    a per-game mean of the result column it names."""
-    g = result.groups[0]
+def sweep_metric(result, g=None):
+    """The sweep's target metric for group g (default the first; an edge's even share depends on the group's
+    player count): by its key (win_share_S, policy_share_J, team_share_T, first_player_edge, edge_win_share_S,
+    length...), else a per-game mean of the result column it names."""
+    g = result.groups[0] if g is None else g
     comp = result.scenario.comparison
-    found = M.metric_for(result.scenario.game, g.players, g.rotations, comp["metric"])
-    if found is not None and found.den is None and found.num == comp["metric_column"]:
+    found = M.sweep_metric_for(result.scenario.game, g.players, g.rotations, comp["metric"])
+    if found is not None and found.den is None and (found.num == comp["metric_column"] or found.adjust is not None):
         return found
     for m in M.standard_metrics(result.scenario.game, g.players, g.rotations):
         if m.num == comp["metric_column"] and m.den is None and not m.points:
@@ -273,33 +274,103 @@ def sweep_metric(result):
     return M.Metric(comp["metric_column"], comp["metric_column"], comp["metric_column"])
 
 
+def sweep_target(result):
+    """The value the best point is closest to (goal = "zero" or a number), or None (goal = "max" or "min")."""
+    return result.scenario.comparison.get("target")
+
+
+def goal_words(result, metric):
+    """What the best point is, in words: "highest", "lowest", "closest to zero", "closest to 25.0%"."""
+    goal, target = result.scenario.comparison["goal"], sweep_target(result)
+    if target is None:
+        return "highest" if goal == "max" else "lowest"
+    return "closest to zero" if target == 0 else f"closest to {metric.fmt(target)}"
+
+
+def target_words(lo, hi, at, margin, fmt_diff):
+    """What the best point's interval says about its distance from the target (lo, hi: the interval minus the
+    target; margin: the practical margin, for a share or an edge, else None)."""
+    if math.isnan(lo):
+        return "."
+    if lo <= 0 <= hi:
+        words = f": its 95% interval contains {at}"
+        if margin is None:
+            return words + "."
+        if -margin <= lo and hi <= margin:
+            return words + f" and lies within the practical margin of {fmt_diff(margin).lstrip('+')}: even."
+        return (words + f", but reaches beyond the practical margin of {fmt_diff(margin).lstrip('+')}: a distance "
+                        f"that matters is not ruled out; more games would tell.")
+    words = f": its 95% interval excludes {at}"
+    if margin is None:
+        return words + ": even the closest point misses it."
+    if -margin <= lo and hi <= margin:
+        return words + f", but lies within the practical margin of {fmt_diff(margin).lstrip('+')}: too small to matter."
+    if lo > margin or hi < -margin:
+        return words + f" by more than the practical margin of {fmt_diff(margin).lstrip('+')}: even the closest point " \
+                       f"misses it by a distance that matters."
+    return words + f"; possibly by more than the practical margin of {fmt_diff(margin).lstrip('+')}: more games would tell."
+
+
 def sweep_best(result):
-    """(the index of the sweep's best point, every point's target value with its interval)."""
-    metric = sweep_metric(result)
-    vals = [M.value_ci(metric, g.summary, g.rotations) for g in result.groups]
+    """(the index of the sweep's best point, every point's target value with its interval): the highest, the
+    lowest, or the closest to the target."""
+    vals = [M.value_ci(sweep_metric(result, g), g.summary, g.rotations) for g in result.groups]
     values = np.array([v[0] for v in vals])
-    goal = result.scenario.comparison["goal"]
+    goal, target = result.scenario.comparison["goal"], sweep_target(result)
+    if target is not None:
+        return int(np.nanargmin(np.abs(values - target))), vals
     return int(np.nanargmax(values) if goal == "max" else np.nanargmin(values)), vals
 
 
 def sweep_gaps(result, best):
     """(the points with exactly the best's target value on every deal, [(point, d, lo, hi)] for every other: how
-    far it is behind the best, paired deal by deal from the all-groups cross products; lo <= 0: as good at 95%)."""
+    far it is behind the best, paired deal by deal from the all-groups cross products of the target's per-deal
+    sums (summary.Tally); lo <= 0: as good at 95%).
+
+    With goal "max" or "min", d is the best's value minus the point's (the point's minus the best's). With a
+    target (goal "zero" or a number), d is the point's distance from the target minus the best's, each distance
+    taken on the side of the target where the point's estimate lies: |x - t| is not linear, but on a known side
+    it is x - t or t - x, so d is a paired difference (or, on opposite sides, a paired sum) of the two points'
+    values. For a point whose interval straddles the target the side is uncertain, but its distance is then
+    within its interval's half-width either way."""
     groups = result.groups
-    goal = result.scenario.comparison["goal"]
-    metric = sweep_metric(result)
-    scale = metric.scale / groups[best].rotations
+    comp = result.scenario.comparison
+    target = sweep_target(result)
+    metrics = [sweep_metric(result, g) for g in groups]
+    # a deal's value at point g is k[g] * its target sum + c[g]
+    k = [m.scale / (g.rotations if m.per_rotation else 1) for m, g in zip(metrics, groups)]
+    c = [m.offset for m in metrics]
+    uniform = len(set(k)) == 1 and len(set(c)) == 1
     s, xx = result.metric_sums.astype(float), result.metric_xtx.astype(float)
+    z = groups[0].summary.z
+
+    def paired(coefs):
+        """(mean, lo, hi) over deals of sum(a * target sum of point g) for {g: a}."""
+        return mean_ci(sum(a * s[g] for g, a in coefs.items()),
+                       sum(a * b * xx[g, h] for g, a in coefs.items() for h, b in coefs.items()), result.games, z)
+
     # sum of squared per-deal differences is zero: the same target value on every deal
-    same = [j for j in range(len(groups)) if j != best and xx[best, best] - 2 * xx[best, j] + xx[j, j] == 0]
+    same = [j for j in range(len(groups)) if j != best and xx[best, best] - 2 * xx[best, j] + xx[j, j] == 0
+            and k[j] == k[best] and c[j] == c[best]]
+    values = [M.value_ci(m, g.summary, g.rotations)[0] for m, g in zip(metrics, groups)]
     gaps = []
     for j in range(len(groups)):
         if j == best or j in same:
             continue
-        d, lo, hi = mean_ci(s[best] - s[j], xx[best, best] - 2 * xx[best, j] + xx[j, j], result.games,
-                            groups[0].summary.z)
-        d, lo, hi = d * scale, lo * scale, hi * scale
-        gaps.append((j, d, lo, hi) if goal == "max" else (j, -d, -hi, -lo))
+        if target is None:
+            if uniform:
+                d, lo, hi = (x * k[best] for x in paired({best: 1, j: -1}))
+            else:
+                d, lo, hi = (x + c[best] - c[j] for x in paired({best: k[best], j: -k[j]}))
+            gaps.append((j, d, lo, hi) if comp["goal"] == "max" else (j, -d, -hi, -lo))
+            continue
+        sj, sb = (1.0 if values[g] >= target else -1.0 for g in (j, best))
+        if uniform:
+            d, lo, hi = (x * k[best] + (sj - sb) * (c[best] - target) for x in paired({j: sj, best: -sb}))
+        else:
+            d, lo, hi = (x + sj * (c[j] - target) - sb * (c[best] - target)
+                         for x in paired({j: sj * k[j], best: -sb * k[best]}))
+        gaps.append((j, d, lo, hi))
     return same, gaps
 
 
@@ -308,6 +379,7 @@ def sweep_verdict(result):
     sc = result.scenario
     groups = result.groups
     metric = sweep_metric(result)
+    target = sweep_target(result)
     best, vals = sweep_best(result)
     same, gaps = sweep_gaps(result, best)
     ties, closest = [], None
@@ -315,17 +387,33 @@ def sweep_verdict(result):
         if lo <= 0:
             ties.append(lit(groups[j].label))
         if closest is None or d < closest[1]:
-            closest = (lit(groups[j].label), d, lo, hi)
-    verdict = f"Best: **{lit(groups[best].label)}**, {lower_first(metric.label)} {ci_text(metric, *vals[best])}."
+            closest = (lit(groups[j].label), d, lo, hi, j)
+    margin_unit = is_share(metric) or metric.points  # a share or an edge: the practical margin applies
+    if target is None:
+        verdict = f"Best: **{lit(groups[best].label)}**, {lower_first(metric.label)} {ci_text(metric, *vals[best])}."
+    else:
+        v, lo, hi = vals[best]
+        at = "zero" if target == 0 else metric.fmt(target)
+        verdict = (f"Closest to {at}: **{lit(groups[best].label)}**, {lower_first(metric.label)} "
+                   f"{ci_text(metric, *vals[best])}")
+        verdict += target_words(lo - target, hi - target, at, sc.margin if margin_unit else None, metric.fmt_diff)
     if same:
         verdict += (" Exactly the same result on every deal (the parameter changed nothing there): "
                     + ", ".join(lit(groups[j].label) for j in same) + ".")
     if closest:
         matters = ""
-        if is_share(metric):
+        if margin_unit:
             matters = ": " + margin_words(closest[2], closest[3], sc.margin, metric.fmt_diff)
-        verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
-                    f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}){matters}. ")
+            if target is not None:
+                matters = matters.replace(": but within", ": within", 1)
+        if target is None:
+            verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
+                        f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}){matters}. ")
+        else:
+            verdict += (f" The runner-up, {closest[0]} ({ci_text(metric, *vals[closest[4]])}), is farther from {at} by "
+                        f"{metric.fmt_diff(closest[1]).lstrip('+')} (paired 95% CI {metric.fmt_diff(closest[2])} to "
+                        f"{metric.fmt_diff(closest[3])}: the difference of the two distances from {at}, deal by "
+                        f"deal){matters}. ")
         verdict += ("No other point is statistically as good: the best value is clear." if not ties else
                     f"Not distinguishable from the best at 95%: {', '.join(ties)}; more deals would separate them.")
     return verdict
@@ -339,14 +427,15 @@ def sweep_sections(result, out):
     metric = sweep_metric(result)
     b = [Heading("Sweep")]
     swept = " and ".join(f"{lit(p)} over [{', '.join(lit(repr(x)) for x in v)}]" for p, v in axes)  # values as in a list
-    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** "
-                  f"({'higher' if comp['goal'] == 'max' else 'lower'} is better). Every point played the same "
+    goal = goal_words(result, metric)
+    better = {"highest": "higher is better", "lowest": "lower is better"}.get(goal, f"{goal} is best")
+    b.append(Text(f"Swept: {swept}. Target: **{metric.label}** ({better}). Every point played the same "
                   f"deals, so points are compared game by game."))
     best, vals = sweep_best(result)
     values = np.array([v[0] for v in vals])
     # (the verdict, sweep_verdict, is the report's answer: analyzer/report/answer.py)
-    key_metrics = [m for m in comparable_metrics(result) if m.key == "first_player_edge" or m.key == "length"
-                   or (not is_generic(m) and ", seat" not in m.label)]
+    key_metrics = [m for m in comparable_metrics(result) if m.key != metric.key and (m.key == "first_player_edge" or
+                   m.key == "length" or (not is_generic(m) and ", seat" not in m.label))]
     if len(axes) == 1:
         xs = axes[0][1]
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 import shlex
 from dataclasses import replace
 from pathlib import Path
@@ -40,8 +41,10 @@ def quantiles(counts):
 
 
 def summary_rows(result):
-    """summary.csv rows: every standard metric for every group, with the paired difference from the
-    group's reference (the baseline, or e.g. the same ladder rung in the baseline variant)."""
+    """summary.csv rows, [kind, group, metric, label, value, lo, hi, diff, diff lo, diff hi, games]: every
+    standard metric for every group (kind "metric"), with the paired difference from the group's reference
+    (the baseline, or e.g. the same ladder rung in the baseline variant) and games None (the group's deals);
+    then the group's card power (kind "card_power", card_power_summary_rows)."""
     rows = []
     for g in result.groups:
         ref = g.reference
@@ -53,7 +56,34 @@ def summary_rows(result):
             ref_m = None if ref is None else M.metric_for(result.scenario.game, ref.players, ref.rotations, m.key)
             if ref_m is not None and M.has(ref.summary, ref_m) and g.summary.cross is not None:
                 d = M.diff_ci(m, g.summary, g.rotations, ref.summary, ref.rotations, base_metric=ref_m)
-            rows.append([g.label, m.key, m.label, v, lo, hi, *d])
+            rows.append(["metric", g.label, m.key, m.label, v, lo, hi, *d, None])
+        rows += card_power_summary_rows(result.scenario.game, g)
+    return rows
+
+
+def key_slug(text):
+    """text as a metric key's part: lower case, runs of other characters as one '_'."""
+    return re.sub(r"[^a-z0-9]+", "_", text.lower()).strip("_")
+
+
+def card_power_summary_rows(game, g):
+    """A group's card power table (card_power_sections) as summary.csv rows: per category a seat got, in the
+    declaration's order, the win rate of the seat-games in which it got it (Wilson interval) and how many
+    there were (games: seat-games, not deals), keyed card_power.<declaration>.<category>; then
+    card_power.any_seat, the win rate of every seat-game, which the report's "against any seat" subtracts.
+    Categories that never happened are left out, as in the report."""
+    s = g.summary
+    found = card_power_rows(game, s, g.players, g.rotations)
+    rows = []
+    for decl, _, cats in found:
+        for words, k, m, _ in cats:
+            if m:
+                rows.append(["card_power", g.label, f"card_power.{key_slug(decl.label)}.{key_slug(words)}",
+                             f"{decl.label}: {words}", *wilson(k, m, s.z), math.nan, math.nan, math.nan, m])
+    if found:
+        k0, m0 = found[0][1]
+        rows.append(["card_power", g.label, "card_power.any_seat", "any seat", *wilson(k0, m0, s.z),
+                     math.nan, math.nan, math.nan, m0])
     return rows
 
 

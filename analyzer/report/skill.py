@@ -24,8 +24,8 @@ from analyzer.report.answer import ANSWER_ID, default_question, partial_warning
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.skill_labels import skill_lines
 from analyzer.report.comparison import (
-    comparison_sections, diff, is_generic, lower_first, shared_label, sweep_best, sweep_gaps, value, comparable_metrics,
-    sweep_metric)
+    comparison_sections, diff, goal_words, is_generic, lower_first, shared_label, sweep_best, sweep_gaps, value,
+    comparable_metrics, sweep_metric)
 from analyzer.report.sections import ci_text, group_sections, seat_text
 from analyzer.stats import excludes
 
@@ -197,8 +197,7 @@ def _sweep_verdict(views, metric, levels):
         good_sets.append({_name(v, j) for j in good})
         bests.append(name)
     common = set.intersection(*good_sets)
-    goal = "highest" if views[0][1].scenario.comparison["goal"] == "max" else "lowest"
-    text = f"Best point for {lower_first(metric.label)} ({goal}): " + "; ".join(parts) + ". "
+    text = f"Best point for {lower_first(metric.label)} ({goal_words(views[0][1], metric)}): " + "; ".join(parts) + ". "
     if len(set(bests)) == 1:
         return Text(text + "The best point is the same at every level.", "verdict")
     if common:
