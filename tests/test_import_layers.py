@@ -26,7 +26,8 @@ LAYERS = (
     "analyzer.scenario",  # a scenario file -> the validated Scenario: it builds on the three below
     "analyzer.comparisons | analyzer.stopping | analyzer.idle_settings",  # arms and groups; [stop]; idle values
     "analyzer.configs",  # Scenario and Arm, one configuration validated, paths into a scenario's dict
-    "analyzer.metrics",  # what a report measures: definitions (the game's) and intervals (of any summary)
+    # what a report measures: definitions (the game's) and intervals (of any summary); how large a difference matters
+    "analyzer.metrics | analyzer.margins",
     # every game is independent of the others; the fold's kernels (the per-deal row) of every game
     "analyzer.games.bards | analyzer.games.distance | analyzer.games.fightsong | analyzer.games.noize"
     " | analyzer.fold",
