@@ -88,4 +88,4 @@ def verdict(d, lo, hi, margin) -> Verdict:
         return Verdict(MATTERS, "a real difference that matters" if sure else
                        "a real difference that matters (the interval reaches below the margin: more deals would "
                        "settle it)")
-    return Verdict(BELOW, "a real difference, but below the practical margin")
+    return Verdict(BELOW, "a real difference, but too small to matter")

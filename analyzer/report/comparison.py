@@ -403,9 +403,8 @@ def sweep_verdict(result):
     if closest:
         matters = ""
         if margin_unit:
-            matters = ": " + margin_words(closest[2], closest[3], sc.margin, metric.fmt_diff)
-            if target is not None:
-                matters = matters.replace(": but within", ": within", 1)
+            matters = (": " + margin_words(closest[2], closest[3], sc.margin, metric.fmt_diff)).replace(
+                ": but within", ": within", 1)  # (no "but" after an interval: the sentence goes on)
         if target is None:
             verdict += (f" The runner-up, {closest[0]}, is behind by {metric.fmt_diff(closest[1]).lstrip('+')} "
                         f"(paired 95% CI {metric.fmt_diff(closest[2])} to {metric.fmt_diff(closest[3])}){matters}. ")
