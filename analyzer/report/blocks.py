@@ -144,10 +144,10 @@ padding-top:.3em}
 pre,code{background:#f5f5f5;padding:.1em .3em}pre{padding:.6em;overflow-x:auto}
 details{margin:1.5em 0}summary{cursor:pointer;font-weight:600;font-size:1.1em}
 figure{margin:1em 0}figure img{max-width:100%;border:1px solid #ddd}figcaption{font-size:.85em;color:#555}
-#answer{display:flex;gap:1.2em;align-items:flex-start}#answer .words{flex:1 1 58%;min-width:0}
+#answer .side{display:flex;gap:1.2em;align-items:flex-start}#answer .words{flex:1 1 58%;min-width:0}
 #answer .pictures{flex:1 1 42%;min-width:0;padding-top:3.2em}#answer h2{margin-top:.6em}
 #answer figure{margin:0}#answer figure img{max-height:30em;width:100%;object-fit:contain}
-@media (max-width:900px){#answer{display:block}#answer .pictures{padding-top:0}}
+@media (max-width:900px){#answer .side{display:block}#answer .pictures{padding-top:0}}
 """
 
 
@@ -166,12 +166,14 @@ def _html_blocks(blocks):
             out.append(f"<details><summary>{html.escape(b.summary)}</summary>")
             out += _html_blocks(b.blocks)
             out.append("</details>")
-        elif isinstance(b, Section):  # words on the left, pictures on the right (one column on a narrow screen)
-            out.append(f"<section id='{html.escape(b.id, quote=True)}'><div class='words'>")
-            out += _html_blocks([x for x in b.blocks if not isinstance(x, Figure)])
+        elif isinstance(b, Section):  # words left, pictures right (one column on a narrow screen), tables below
+            out.append(f"<section id='{html.escape(b.id, quote=True)}'><div class='side'><div class='words'>")
+            out += _html_blocks([x for x in b.blocks if not isinstance(x, (Figure, Table))])
             out.append("</div><div class='pictures'>")
             out += _html_blocks([x for x in b.blocks if isinstance(x, Figure)])
-            out.append("</div></section>")
+            out.append("</div></div>")
+            out += _html_blocks([x for x in b.blocks if isinstance(x, Table)])
+            out.append("</section>")
         elif isinstance(b, Heading):
             out.append(f"<h{b.level}>{html.escape(b.text)}</h{b.level}>")
         elif isinstance(b, Text):
