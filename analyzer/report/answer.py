@@ -52,9 +52,7 @@ def answer_section(result, out, body):
     """[Section("answer", ...)]: the answer, built from the result; its picture is taken out of body (the blocks
     of the rest of the report, edited in place) where the body drew it."""
     sc = result.scenario
-    b = [Heading("Answer"), Text(f"**Question**: {lit(sc.question or default_question(result))}")]
-    if result.partial:
-        b.append(partial_warning(result))
+    b = opening(result, default_question(result))
     if result.games == 0:
         b.append(Text("No game was played: nothing to answer.", "warning"))
         return [Section(ANSWER_ID, b)]
@@ -109,6 +107,13 @@ def bot_habits(result, shown=2):
     return [Text(f"Bot habit: {'; '.join(found[:shown])}{more}. The bots made this choice themselves, nearly always "
                  f"the same way: a figure that depends on it may come from how these bots play rather than from the "
                  f"game. Ask again at a higher skill level (`[skill]` levels, docs/scenarios.md).", "warning")]
+
+
+def opening(result, question):
+    """The answer's first blocks in every kind of report: its heading, the scenario's question (else `question`, the
+    one the kind of run asks) and, for a stopped run, the PARTIAL RESULT warning."""
+    b = [Heading("Answer"), Text(f"**Question**: {lit(result.scenario.question or question)}")]
+    return b + ([partial_warning(result)] if result.partial else [])
 
 
 def partial_warning(result):

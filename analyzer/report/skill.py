@@ -20,7 +20,7 @@ import numpy as np
 
 from analyzer import metrics as M
 from analyzer.report import plots
-from analyzer.report.answer import ANSWER_ID, default_question, partial_warning
+from analyzer.report.answer import ANSWER_ID, default_question, opening
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.skill_labels import skill_lines
 from analyzer.report.comparison import (
@@ -225,10 +225,8 @@ def _level_words(sc):
 def answer_section(result, out):
     """The report's answer (a [skill] run): the verdict by skill level, its picture, the bots at each level."""
     sc = result.scenario
-    b = [Heading("Answer"), Text(f"**Question**: {lit(sc.question or default_question(result))}")]
-    if result.partial:
-        b.append(partial_warning(result))
-    return [Section(ANSWER_ID, b + skill_sections(result, out)[1:] + skill_lines(sc))]
+    return [Section(ANSWER_ID, opening(result, default_question(result)) + skill_sections(result, out)[1:]
+                    + skill_lines(sc))]
 
 
 def skill_sections(result, out):

@@ -13,8 +13,9 @@ from analyzer import metrics as M
 from analyzer import ratings
 from analyzer.report import plots
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
+from analyzer.report.answer import opening
 from analyzer.report.comparison import seat_text_of
-from analyzer.report.sections import intro, manifest_games, manifest_section
+from analyzer.report.sections import intro, manifest_section
 from analyzer.stats import signed_points, wilson
 from analyzer.stopping import z_two_sided
 
@@ -164,12 +165,8 @@ def strength_report(result, out, man):
     sc = result.scenario
     c = curve(result)
     title = f"{sc.name}: strength curve"
-    question = sc.question or ("How much stronger does each rung play than the one below it, and does a larger "
-                               "search budget still gain?")
-    b = [Heading("Answer"), Text(f"**Question**: {lit(question)}")]
-    if result.partial:
-        b.append(Text(f"PARTIAL RESULT: the run was stopped after {result.games:,} of the {manifest_games(result):,} "
-                      f"deals asked for; the numbers below cover the games played.", "warning"))
+    b = opening(result, "How much stronger does each rung play than the one below it, and does a larger search "
+                        "budget still gain?")
     if result.games == 0:
         b.append(Text("No game was played: no curve to show.", "warning"))
         return (title, [Section("answer", b), Details("How it was played", intro(result, out) + manifest_section(man))],
