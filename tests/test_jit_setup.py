@@ -40,3 +40,23 @@ def test_compiles_start_from_a_frame_of_their_own_stack_chunk():
         return 2 * x
 
     assert h(21) == 42  # (compiled through it)
+
+
+def test_kernels_are_cached_by_their_path_in_the_package_so_every_checkout_shares_them(tmp_path):
+    from pathlib import Path
+
+    from numba.core import caching, config
+
+    import analyzer.games.noize.engine as engine
+
+    assert config.CACHE_LOCATOR_CLASSES.split(",")[0] == "analyzer.jit_setup.PackagePathCacheLocator"
+    locator = jit_setup.PackagePathCacheLocator
+    assert locator.get_suitable_cache_subpath(engine.__file__) == "analyzer_games_noize"
+    # a file outside the package (a game imported through cache_for): numba's name, a hash of its folder
+    outside = tmp_path / "game.py"
+    assert locator.get_suitable_cache_subpath(str(outside)) == \
+        caching.UserProvidedCacheLocator.get_suitable_cache_subpath(str(outside))
+    # the kernels of a game really use it (the locator numba picked for one of them)
+    impl = engine.play_chunk._cache._impl
+    assert type(impl.locator).__name__ == "PackagePathCacheLocator"
+    assert Path(impl.locator.get_cache_path()).name == "analyzer_games_noize"
