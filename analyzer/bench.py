@@ -3,9 +3,11 @@
 For each case: warm games per second of the batch kernel alone and of the whole runner (kernel +
 streaming summaries), on every core numba uses, each the best of REPEATS runs. Then, per game, in
 fresh processes with an empty numba cache directory: the cold start (compiling its kernels), and once
-the cache is warm, the start until a small run's games are played and the same run with its report. `--only start` runs just the start-up figures. With a C compiler, the Noize
-figures are also given as ratios to the hand-written C program ../shared/reference/noize.c, built and
-timed in the same run with the same thread count (the machine is shared: only same-run ratios compare).
+the cache is warm, the start until a small run's games are played and the same run with its report. `--only start`
+runs just the start-up figures. With a C compiler, the Noize and Distance cases are also timed against the
+hand-written C programs ../shared/reference/noize.c and distance.c (C_REFERENCES), built and timed in the same
+run at 1 and 2 threads, alternated with the analyzer's case at the same thread count (the machine is shared:
+only same-run ratios compare).
 Then, per game with a `search` policy, the tree search's speed at SEARCH_BUDGETS: decisions and playouts per
 second, counted by the search itself (tree.COUNT_*), not estimated.
 """
@@ -112,36 +114,82 @@ def _search_speed(game, budget):
     return decisions / dt, playouts / dt, decisions / games
 
 
-# The hand-written C program that plays Bring the Noize (threshold players, bluff 0): the yardstick for
-# the Noize kernel. It lives beside the repository (../shared/reference), not in the package.
-C_REFERENCE = os.environ.get("ANALYZER_NOIZE_C", os.path.join(os.path.dirname(__file__), "..", "..", "shared",
-                                                              "reference", "noize.c"))
-C_CASE = "noize: 4 threshold, bluff 0 (as noize.c)"
+# The hand-written C programs (../shared/reference, beside the repository, not in the package): the yardsticks
+# of the Noize and Distance kernels. Each plays the same game with the same policy as one bench case; both are
+# timed at 1 and 2 threads with the analyzer's case at the same thread count, in the same run.
+REFERENCE_DIR = os.environ.get("ANALYZER_REFERENCE_DIR",
+                               os.path.join(os.path.dirname(__file__), "..", "..", "shared", "reference"))
+C_REFERENCES = {  # bench case -> the C program's source file
+    "noize: 4 threshold, bluff 0 (as noize.c)": "noize.c",
+    "distance: 4 greedy players": "distance.c",
+}
+C_THREADS = (1, 2)
 
 
-def _c_reference(games):
-    """Build noize.c and time it with numba's thread count: games/s, or None (with the reason printed)."""
-    import re
+def _build_c(source, folder):
+    """The C program built in folder (its path), or None with the reason printed."""
     import shutil
 
+    path = os.path.join(REFERENCE_DIR, source)
     cc = shutil.which("gcc") or shutil.which("cc")
-    if not os.path.exists(C_REFERENCE) or cc is None:
-        print(f"C reference: not measured ({'no C compiler' if cc is None else 'no ' + C_REFERENCE})")
+    if not os.path.exists(path) or cc is None:
+        print(f"C reference {source}: not measured ({'no C compiler' if cc is None else 'no ' + path})")
         return None
-    with tempfile.TemporaryDirectory() as tmp:
-        exe = os.path.join(tmp, "noize")
-        build = subprocess.run([cc, "-std=c11", "-O3", "-march=native", "-fopenmp", "-o", exe, C_REFERENCE, "-lm"],
-                               capture_output=True, text=True)
-        if build.returncode != 0:
-            print(f"C reference: not measured (the build failed: {build.stderr.strip().splitlines()[-1:]})")
-            return None
-        threads = numba.get_num_threads()
-        res = subprocess.run([exe, "-t", str(threads), "-r", "3", "-n", str(games)], capture_output=True, text=True)
+    exe = os.path.join(folder, source[:-2])
+    build = subprocess.run([cc, "-std=c11", "-O3", "-march=native", "-fopenmp", "-o", exe, path, "-lm"],
+                           capture_output=True, text=True)
+    if build.returncode != 0:
+        print(f"C reference {source}: not measured (the build failed: {build.stderr.strip().splitlines()[-1:]})")
+        return None
+    return exe
+
+
+def _time_c(exe, games, threads):
+    """The C program's games/s with `threads` threads (its best of 3 runs), or None."""
+    import re
+
+    res = subprocess.run([exe, "-t", str(threads), "-r", "3", "-n", str(games)], capture_output=True, text=True)
     found = re.search(r"best [0-9.]+ s = ([0-9]+) games/s", res.stdout)
     if res.returncode != 0 or not found:
-        print("C reference: not measured (unexpected output)")
+        print(f"C reference {os.path.basename(exe)}: not measured (unexpected output)")
         return None
     return float(found.group(1))
+
+
+def compare_with_c(cases, games):
+    """For each case with a C yardstick: the analyzer's kernel and whole run against the C program at 1 and 2
+    threads, timed alternately (C, analyzer, C: the C program's best kept, so that neither side is timed only in a
+    busier part of the shared machine's run). Prints one line per case and thread count; returns
+    {(case, threads): (kernel, whole run, C)} in games/s."""
+    chosen = [(name, raw) for name, raw in cases if name in C_REFERENCES]
+    if not chosen:
+        return {}
+    figures = {}
+    before = numba.get_num_threads()
+    print(f"{'against hand-written C':40s} {'threads':>7s} {'C games/s':>13s} {'kernel / C':>10s} {'run / C':>8s}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for name, raw in chosen:
+            exe = _build_c(C_REFERENCES[name], tmp)
+            if exe is None:
+                continue
+            raw = dict(raw)
+            raw.pop("bench_games", None)
+            for threads in C_THREADS:
+                if threads > (os.cpu_count() or 1):
+                    continue
+                c_first = _time_c(exe, max(games, 1_000_000), threads)
+                numba.set_num_threads(threads)
+                try:
+                    kernel, full = _warm(raw, games)
+                finally:
+                    numba.set_num_threads(before)
+                c_speed = max(c_first or 0, _time_c(exe, max(games, 1_000_000), threads) or 0)
+                if not c_speed:
+                    continue
+                figures[name, threads] = kernel, full, c_speed
+                print(f"{name:40s} {threads:7d} {c_speed:13,.0f} {kernel / c_speed:10.2f} {full / c_speed:8.2f}",
+                      flush=True)
+    return figures
 
 
 # a cached start without the report: the interpreter, the imports, the scenario, the kernels loaded from
@@ -164,22 +212,11 @@ def run_bench(games=1_000_000, only=None):
              if (not only or only in name) and raw["game"] in game_names()]
     if cases:
         print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s} {'run/kernel':>10s}")
-    figures = {}
-    # the C program is timed before and after the analyzer's cases and its best kept: on a shared
-    # machine the load changes during a bench, and neither side should be timed only in the busier part
-    c_before = _c_reference(max(games, 1_000_000)) if any(name == C_CASE for name, _ in cases) else None
     for name, raw in cases:
         raw = dict(raw)
         kernel, full = _warm(raw, min(games, raw.pop("bench_games", games)))
-        figures[name] = kernel, full
         print(f"{name:40s} {kernel:15,.0f} {full:13,.0f} {full / kernel:10.2f}", flush=True)
-    if C_CASE in figures:
-        c_after = _c_reference(max(games, 1_000_000)) if c_before else None
-        c_speed = max(c_before or 0, c_after or 0)
-        if c_speed:
-            kernel, full = figures[C_CASE]
-            print(f"{'C reference noize.c (same policy, threads)':40s} {c_speed:15,.0f}")
-            print(f"Noize vs C, this run: kernel {kernel / c_speed:.2f}x, whole run {full / c_speed:.2f}x")
+    compare_with_c(cases, games)
     searches = search_cases(only)
     if searches:
         print(f"{'search (2 players, one thread)':40s} {'decisions/s':>15s} {'playouts/s':>13s} {'dec./game':>10s}")
