@@ -19,8 +19,11 @@ demo: $(STAMP)
 	$(VENV)/bin/analyzer run $(SCENARIO) --out reports/demo
 	@echo "Open reports/demo/index.html (Markdown: reports/demo/report.md)"
 
+# one test process per core (pytest-xdist), each test file on one process: a file's tests share the kernels it
+# compiles, and the processes share the numba cache (analyzer/jit_setup.py)
+TEST_PROCESSES ?= auto
 test: $(STAMP)
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n $(TEST_PROCESSES) --dist loadfile
 
 # the decisive strength measurements (tests marked strength: minutes each), left out of `make test`
 test-strength: $(STAMP)

@@ -177,7 +177,9 @@ def test_a_real_process_stopped_by_a_signal_writes_a_consistent_partial_report(t
     assert proc.returncode == EXIT_PARTIAL, stderr
     assert "Traceback" not in stderr
     check_consistent(out)
-    assert honoured < 10, "the signal is honoured within a chunk (report writing included)"
+    # within a chunk, report writing included: seconds, where the run it stopped had millions of deals to go (the
+    # bound leaves room for a machine busy with the other test process: 13 s were measured at a load of 5)
+    assert honoured < 30, "the signal is honoured within a chunk (report writing included)"
 
 
 def test_a_report_folder_holding_the_users_files_is_refused_and_kept(tmp_path):
