@@ -107,5 +107,7 @@ def test_a_fast_game_leaves_the_state_the_general_loop_leaves():
             st = config.copy()
             E._setup(st, rng, np.int64(0))
             E.run(st, rates, rng, out, dummy, np.int64(0), np.int64(fast))
-            states.append(st[S.O_GAME:S.O_PHAND].copy())
+            # the live state: counts, the stock and discard pile as far as they go, the rest
+            states.append(np.concatenate([st[S.O_HN:S.O_STOCK], st[S.O_STOCK:S.O_STOCK + st[S.S_NSTOCK]],
+                                          st[S.O_DISC:S.O_DISC + st[S.S_NDISC]], st[S.O_DCNT:S.O_PHAND]]))
         assert np.array_equal(states[0], states[1]), game

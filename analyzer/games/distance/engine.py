@@ -23,13 +23,13 @@ from analyzer.games.distance.policies import (
     P_GREEDY, choose_interval, choose_play, declare, nth_letter, popcount7, start_letter)
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
-    MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
+    MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
     O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
     S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
-from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
+from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
 
 RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
 
@@ -369,7 +369,13 @@ def _lay(st, nd, kind, count):
     """Put `count` cards of `kind` on the discard pile from its height nd (as play_cards does without ids: the
     kind's first id); returns the new height."""
     kid = st[O_KID + kind]
-    for i in range(count):
+    # four stores whatever the count (at most 4 copies in the shipped deck): no branch on the count; the
+    # pile's room (MAXC) is larger than a packed deck (PACK_KINDS x PACK_COPIES) by more than 4
+    st[O_DISC + nd] = kid
+    st[O_DISC + nd + 1] = kid
+    st[O_DISC + nd + 2] = kid
+    st[O_DISC + nd + 3] = kid
+    for i in range(4, count):
         st[O_DISC + nd + i] = kid
     st[O_DCNT + kind] += count
     return nd + count
@@ -385,6 +391,49 @@ def greedy_fast(st, rates):
         if st[O_POL + s] != P_GREEDY:
             return 0
     return 1
+
+
+FAR = 1 << 40  # greedy_turns' hand size of a seat past the players: never the fewest
+
+
+@njit(cache=True, inline="always")
+def _set_five(five, i, value):
+    """The UniTuple `five` with item i (0..4) replaced by value: selects, no branch."""
+    return (value if i == 0 else five[0], value if i == 1 else five[1], value if i == 2 else five[2],
+            value if i == 3 else five[3], value if i == 4 else five[4])
+
+
+@njit(cache=True, inline="always")
+def _get_five(five, i):
+    return five[0] if i == 0 else (five[1] if i == 1 else (five[2] if i == 2 else (five[3] if i == 3 else five[4])))
+
+
+@njit(cache=True, inline="always")
+def _look_five(turn, sizes, lasts, deficits, leader, changes):
+    """drama.look after turn `turn` for the hand sizes of up to five seats held in registers (UniTuples; the
+    standing is minus the hand size; a seat past the players holds FAR cards): the same leader, lead changes,
+    last turns trailing and largest deficits, with no data-dependent branch and no memory traffic.
+    Returns (lasts, deficits, leader, changes)."""
+    fewest = min(min(min(sizes[0], sizes[1]), min(sizes[2], sizes[3])), sizes[4])
+    # the first seat with the fewest (look's `at`), and how many hold that few
+    at = 4
+    at = 3 if sizes[3] == fewest else at
+    at = 2 if sizes[2] == fewest else at
+    at = 1 if sizes[1] == fewest else at
+    at = 0 if sizes[0] == fewest else at
+    n_top = ((1 if sizes[0] == fewest else 0) + (1 if sizes[1] == fewest else 0) + (1 if sizes[2] == fewest else 0)
+             + (1 if sizes[3] == fewest else 0) + (1 if sizes[4] == fewest else 0))
+    d0, d1, d2, d3, d4 = (sizes[0] - fewest, sizes[1] - fewest, sizes[2] - fewest, sizes[3] - fewest,
+                          sizes[4] - fewest)
+    lasts = (turn if d0 > 0 else lasts[0], turn if d1 > 0 else lasts[1], turn if d2 > 0 else lasts[2],
+             turn if d3 > 0 else lasts[3], turn if d4 > 0 else lasts[4])
+    deficits = (max(deficits[0], d0), max(deficits[1], d1), max(deficits[2], d2), max(deficits[3], d3),
+                max(deficits[4], d4))
+    # drama._take_lead
+    sole = n_top == 1
+    changes += 1 if sole and leader >= 0 and leader != at else 0
+    leader = at if sole else leader
+    return lasts, deficits, leader, changes
 
 
 # _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
@@ -406,6 +455,20 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
     step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
+    # the drama block from here on by look (_look_five, in registers), not look_one: the same results, no
+    # data-dependent branch; what look_one left stale (the units trailing now) first settled
+    drama.settle(st, O_DRAMA, n, turn)
+    stand = O_DRAMA + drama.D_STAND
+    sizes = (FAR, FAR, FAR, FAR, FAR)
+    lasts = (0, 0, 0, 0, 0)
+    deficits = (0, 0, 0, 0, 0)
+    for s in range(n):
+        unit = stand + drama.D_UNIT * s
+        sizes = _set_five(sizes, s, -st[unit])
+        lasts = _set_five(lasts, s, st[unit + drama.D_LAST])
+        deficits = _set_five(deficits, s, st[unit + drama.D_DEFICIT])
+    leader = st[O_DRAMA + drama.D_LEADER]
+    changes = st[O_DRAMA + drama.D_CHANGES]
     need = st[S_NEED]
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
@@ -448,6 +511,33 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             multi += 1 if played > 1 else 0
             need = next_need
             acted = 1
+        elif draw_limit == 3 and n_stock - pos >= 3:
+            # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
+            # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
+            kind0 = st[O_CKIND + st[O_STOCK + pos]]
+            kind1 = st[O_CKIND + st[O_STOCK + pos + 1]]
+            kind2 = st[O_CKIND + st[O_STOCK + pos + 2]]
+            card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
+            # miss_i: 1 if cards 0..i all fail to fit
+            miss0 = 1 if card0 & letter_nibbles == 0 else 0
+            miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
+            miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
+            fitted = 1 - miss2
+            misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
+            hand += card0 * miss0 + card1 * miss1 + card2 * miss2
+            drawn = misses + fitted
+            pos += drawn
+            fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
+            st[O_DISC + n_disc] = st[O_KID + fit_kind]  # (overwritten later when none fits)
+            st[O_DCNT + fit_kind] += fitted
+            n_disc += fitted
+            plays += fitted
+            wilds_used += fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
+            need = next_need if fitted else need
+            hand_size += misses
+            drawn_total += drawn
+            passes += miss2
+            acted = 1
         else:
             # draw_until_fits: one card at a time; a card that fits is played at once (alone)
             drawn = 0
@@ -478,7 +568,8 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             acted = 1 if drawn > 0 else 0
         st[O_PHAND + seat] = hand
         st[O_HN + seat] = hand_size
-        drama.look_one(st, O_DRAMA, n, turn, seat, -hand_size)
+        sizes = _set_five(sizes, seat, hand_size)
+        lasts, deficits, leader, changes = _look_five(turn, sizes, lasts, deficits, leader, changes)
         # after_turn
         if hand_size == 0:
             end = END_WON
@@ -490,6 +581,13 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         seat += 1
         if seat == n:
             seat = 0
+    for s in range(n):
+        unit = stand + drama.D_UNIT * s
+        st[unit] = -_get_five(sizes, s)
+        st[unit + drama.D_LAST] = _get_five(lasts, s)
+        st[unit + drama.D_DEFICIT] = _get_five(deficits, s)
+    st[O_DRAMA + drama.D_LEADER] = leader
+    st[O_DRAMA + drama.D_CHANGES] = changes
     st[S_NEED] = need
     st[S_POS] = pos
     st[S_NSTOCK] = n_stock
@@ -571,7 +669,7 @@ def _setup(st, rng, ids):
         for i in range(n_cards):
             st[O_STOCK + i] = st[O_ORDER + i]
     else:
-        shuffle(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards)
+        shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards, st[O_DRAWS:O_DRAWS + n_cards])
 
 
 @njit(cache=True)

@@ -22,7 +22,7 @@ from numba import njit
 from analyzer.games.distance.events import EV_RESHUFFLE, NEED_ANY, TRACE_FIXED
 from analyzer.games.drama import D_SIZE
 from analyzer.games.layout import Layout
-from analyzer.rng import DEAL, shuffle
+from analyzer.rng import DEAL, shuffle_drawn
 
 MAXP = 5  # players
 MAXC = 256  # cards in a deck
@@ -66,6 +66,7 @@ STATE = Layout("The Distance's state", [
     ("C_NCARDS", 1, "cards in the deck"),
     ("C_NKINDS", 1, "kinds of card in the deck"),
     ("O_IDS", MAXC, "scratch: the card ids of a play"),
+    ("O_DRAWS", MAXC, "scratch: a shuffle's random indices, all drawn before its swaps (rng.shuffle_drawn)"),
     ("O_SCR", MAXK, "scratch: a hand's counts after a play"),
     ("O_SUPPLY", 8, "scratch: cards per letter (the interval choice)"),
     ("O_KID", MAXK, "the first card id of each kind (a hand without ids gives it)"),
@@ -228,7 +229,7 @@ def reshuffle(st, rng, tr, on):
         c = st[O_DISC + i]
         st[O_STOCK + i] = c
         st[O_DCNT + st[O_CKIND + c]] -= 1
-    shuffle(rng, DEAL, st[O_STOCK:O_STOCK + m], m)
+    shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + m], m, st[O_DRAWS:O_DRAWS + m])
     st[O_DISC] = top
     st[S_NDISC] = 1
     st[S_POS] = 0
