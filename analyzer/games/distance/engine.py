@@ -365,19 +365,32 @@ def play_turns(st, seat, turn, dry, stop, rates, rng, out, tr, on):
 
 
 @njit(cache=True, inline="always")
+def _get(st, i):
+    """st[i], i >= 0, indexed as unsigned: numba then adds no wraparound of negative indices (a compare and a
+    select at every access of greedy_turns' loop)."""
+    return st[np.uint64(i)]
+
+
+@njit(cache=True, inline="always")
+def _put(st, i, value):
+    """st[i] = value, i >= 0 (as _get)."""
+    st[np.uint64(i)] = value
+
+
+@njit(cache=True, inline="always")
 def _lay(st, nd, kind, count):
     """Put `count` cards of `kind` on the discard pile from its height nd (as play_cards does without ids: the
     kind's first id); returns the new height."""
-    kid = st[O_KID + kind]
+    kid = _get(st, O_KID + kind)
     # four stores whatever the count (at most 4 copies in the shipped deck): no branch on the count; the
     # pile's room (MAXC) is larger than a packed deck (PACK_KINDS x PACK_COPIES) by more than 4
-    st[O_DISC + nd] = kid
-    st[O_DISC + nd + 1] = kid
-    st[O_DISC + nd + 2] = kid
-    st[O_DISC + nd + 3] = kid
+    _put(st, O_DISC + nd, kid)
+    _put(st, O_DISC + nd + 1, kid)
+    _put(st, O_DISC + nd + 2, kid)
+    _put(st, O_DISC + nd + 3, kid)
     for i in range(4, count):
-        st[O_DISC + nd + i] = kid
-    st[O_DCNT + kind] += count
+        _put(st, O_DISC + nd + i, kid)
+    _put(st, O_DCNT + kind, _get(st, O_DCNT + kind) + count)
     return nd + count
 
 
@@ -477,15 +490,15 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     end = END_NONE
     while turn < stop:
         turn += 1
-        hand = st[O_PHAND + seat]
-        hand_size = st[O_HN + seat]
-        letter_nibbles = st[O_LNIBBLES + need]
+        hand = _get(st, O_PHAND + seat)
+        hand_size = _get(st, O_HN + seat)
+        letter_nibbles = _get(st, O_LNIBBLES + need)
         next_need = need + step
         next_need = next_need - 7 if next_need >= 7 else next_need
         if hand & letter_nibbles != 0:
             # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
             at = O_LTHREE + PACK_FITTING * need
-            kind0, kind1, kind2 = st[at], st[at + 1], st[at + 2]
+            kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
             best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
             count1 = (hand >> (4 * kind1)) & 15
             best_kind = kind1 if count1 > best_count else best_kind
@@ -514,9 +527,9 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         elif draw_limit == 3 and n_stock - pos >= 3:
             # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
             # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
-            kind0 = st[O_CKIND + st[O_STOCK + pos]]
-            kind1 = st[O_CKIND + st[O_STOCK + pos + 1]]
-            kind2 = st[O_CKIND + st[O_STOCK + pos + 2]]
+            kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+            kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
+            kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
             card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
             # miss_i: 1 if cards 0..i all fail to fit
             miss0 = 1 if card0 & letter_nibbles == 0 else 0
@@ -528,8 +541,8 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             drawn = misses + fitted
             pos += drawn
             fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
-            st[O_DISC + n_disc] = st[O_KID + fit_kind]  # (overwritten later when none fits)
-            st[O_DCNT + fit_kind] += fitted
+            _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
+            _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
             n_disc += fitted
             plays += fitted
             wilds_used += fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
@@ -550,7 +563,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                         break
                     reshuffles += 1
                     pos, n_stock, n_disc = 0, m, 1
-                kind = st[O_CKIND + st[O_STOCK + pos]]
+                kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
                 pos += 1
                 drawn += 1
                 card = 1 << (4 * kind)
@@ -566,8 +579,8 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             drawn_total += drawn
             passes += 1 - fitted
             acted = 1 if drawn > 0 else 0
-        st[O_PHAND + seat] = hand
-        st[O_HN + seat] = hand_size
+        _put(st, O_PHAND + seat, hand)
+        _put(st, O_HN + seat, hand_size)
         sizes = _set_five(sizes, seat, hand_size)
         lasts, deficits, leader, changes = _look_five(turn, sizes, lasts, deficits, leader, changes)
         # after_turn
