@@ -22,9 +22,9 @@ from analyzer.games.distance.events import (
 from analyzer.games.distance.policies import (
     P_GREEDY, choose_interval, choose_play, declare, nth_letter, popcount7, start_letter)
 from analyzer.games.distance.state import (
-    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
+    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_PSIZE, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
     S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
@@ -472,12 +472,12 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     # data-dependent branch; what look_one left stale (the units trailing now) first settled
     drama.settle(st, O_DRAMA, n, turn)
     stand = O_DRAMA + drama.D_STAND
-    sizes = (FAR, FAR, FAR, FAR, FAR)
     lasts = (0, 0, 0, 0, 0)
     deficits = (0, 0, 0, 0, 0)
+    for s in range(MAXP):  # (MAXP: 5, the tuples' size)
+        st[O_PSIZE + s] = st[O_HN + s] if s < n else FAR
     for s in range(n):
         unit = stand + drama.D_UNIT * s
-        sizes = _set_five(sizes, s, -st[unit])
         lasts = _set_five(lasts, s, st[unit + drama.D_LAST])
         deficits = _set_five(deficits, s, st[unit + drama.D_DEFICIT])
     leader = st[O_DRAMA + drama.D_LEADER]
@@ -491,7 +491,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     while turn < stop:
         turn += 1
         hand = _get(st, O_PHAND + seat)
-        hand_size = _get(st, O_HN + seat)
+        hand_size = _get(st, O_PSIZE + seat)
         letter_nibbles = _get(st, O_LNIBBLES + need)
         next_need = need + step
         next_need = next_need - 7 if next_need >= 7 else next_need
@@ -580,8 +580,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             passes += 1 - fitted
             acted = 1 if drawn > 0 else 0
         _put(st, O_PHAND + seat, hand)
-        _put(st, O_HN + seat, hand_size)
-        sizes = _set_five(sizes, seat, hand_size)
+        _put(st, O_PSIZE + seat, hand_size)
+        # (five loads, not a tuple updated at `seat`: LLVM made that a jump table on the seat)
+        sizes = (_get(st, O_PSIZE), _get(st, O_PSIZE + 1), _get(st, O_PSIZE + 2), _get(st, O_PSIZE + 3),
+                 _get(st, O_PSIZE + 4))
         lasts, deficits, leader, changes = _look_five(turn, sizes, lasts, deficits, leader, changes)
         # after_turn
         if hand_size == 0:
@@ -596,7 +598,8 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             seat = 0
     for s in range(n):
         unit = stand + drama.D_UNIT * s
-        st[unit] = -_get_five(sizes, s)
+        st[O_HN + s] = st[O_PSIZE + s]
+        st[unit] = -st[O_PSIZE + s]
         st[unit + drama.D_LAST] = _get_five(lasts, s)
         st[unit + drama.D_DEFICIT] = _get_five(deficits, s)
     st[O_DRAMA + drama.D_LEADER] = leader
