@@ -442,10 +442,10 @@ def _look_five(turn, sizes, lasts, deficits, leader, changes):
              turn if d3 > 0 else lasts[3], turn if d4 > 0 else lasts[4])
     deficits = (max(deficits[0], d0), max(deficits[1], d1), max(deficits[2], d2), max(deficits[3], d3),
                 max(deficits[4], d4))
-    # drama._take_lead
-    sole = n_top == 1
-    changes += 1 if sole and leader >= 0 and leader != at else 0
-    leader = at if sole else leader
+    # drama._take_lead, in arithmetic: with selects LLVM made it a branch, as unpredictable as the game
+    sole = np.int64(n_top == 1)
+    changes += sole & np.int64(leader >= 0) & np.int64(leader != at)
+    leader += (at - leader) * sole
     return lasts, deficits, leader, changes
 
 
