@@ -453,8 +453,8 @@ def _look_five(turn, sizes, lasts, deficits, leader, changes):
 @njit(cache=True, _nrt=False)
 def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     """play_turns for a game of greedy seats only, without trace or human error (greedy_fast), the letter needed
-    not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD
-    written back), but each hand kept as one packed word at O_PHAND (4 bits per kind). "Can she play" is one AND
+    not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
+    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind). "Can she play" is one AND
     with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three counts shifted out of the
     word (O_LTHREE), the play a subtraction, a drawn card an addition. Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
