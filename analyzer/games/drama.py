@@ -37,6 +37,7 @@ D_CHANGES = 1
 D_STAND = 2  # + D_UNIT * u: unit u's standing
 D_UNIT = 3
 _LAST, _DEFICIT = 1, 2  # + D_STAND + D_UNIT * u: unit u's last turn trailing, largest deficit
+D_LAST, D_DEFICIT = _LAST, _DEFICIT  # (for a game that holds the block in registers a while: The Distance)
 
 
 def block_size(units):

@@ -91,6 +91,17 @@ def encode(rules, seats):
                  if (m == S.ALL if letter == S.WILD_LIST else m != S.ALL and (letter == S.ANY_LIST or (m >> letter) & 1))]
         cfg[S.O_LKINDS + letter * S.MAXK:S.O_LKINDS + letter * S.MAXK + len(kinds)] = kinds
         cfg[S.O_LCOUNT + letter] = len(kinds)
+    # the packed hands of the greedy fast path (engine.greedy_turns), when the deck fits them
+    fitting = [[k for k, m in enumerate(deck.masks) if m != S.ALL and (m >> letter) & 1] for letter in range(7)]
+    cfg[S.C_PACKED] = int(n_kinds <= S.PACK_KINDS and max(deck.copies) <= S.PACK_COPIES
+                          and all(len(kinds) <= S.PACK_FITTING for kinds in fitting))
+    if cfg[S.C_PACKED]:
+        wild_nibbles = sum(0xF << 4 * k for k, m in enumerate(deck.masks) if m == S.ALL)
+        cfg[S.C_WNIBBLES] = wild_nibbles
+        for letter in range(7):
+            cfg[S.O_LNIBBLES + letter] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
+            padded = fitting[letter] + [S.PAD_KIND] * (S.PACK_FITTING - len(fitting[letter]))
+            cfg[S.O_LTHREE + S.PACK_FITTING * letter:S.O_LTHREE + S.PACK_FITTING * (letter + 1)] = padded
     order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
     cfg[S.O_ORDER:S.O_ORDER + order.size] = order
     cfg[S.C_STACKED] = 1 if order.size else 0

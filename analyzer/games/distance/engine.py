@@ -19,15 +19,17 @@ from analyzer.games.distance.events import (
     DRAW_NORMAL, DRAW_PENALTY, END_CAP, END_DEADLOCK, END_WON, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_FORGOT,
     EV_INTERVAL, EV_MISPLAY, EV_PASS, EV_PLAY, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM,
     NEED_ANY, TRACE_FIXED)
-from analyzer.games.distance.policies import choose_interval, choose_play, declare, nth_letter, popcount7, start_letter
+from analyzer.games.distance.policies import (
+    P_GREEDY, choose_interval, choose_play, declare, nth_letter, popcount7, start_letter)
 from analyzer.games.distance.state import (
-    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, C_MODE, C_NSTEPS, C_STACKED, C_STEP, C_TURN_CAP, MAXC, MAXK, MODE_FIXED,
-    MODE_RANDOM, O_CKIND, O_CNT, O_DRAMA, O_HAND, O_HN, O_NWILD, O_IDS, O_KMASK, O_ORDER, O_STEPS, O_STOCK, S_N,
-    S_NCARDS, S_NE, S_NEED, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits, init_state,
-    kinds_of, n_kinds_of, play_cards)
+    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
+    MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_PSIZE, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
+    S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
+    init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
-from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle, uniform
+from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
 
 RATE_MISPLAY, RATE_FORGET = 0, 1  # the rates array (float64): the human-error options
 
@@ -362,6 +364,267 @@ def play_turns(st, seat, turn, dry, stop, rates, rng, out, tr, on):
     return seat, turn, dry, END_NONE
 
 
+@njit(cache=True, inline="always")
+def _get(st, i):
+    """st[i], i >= 0, indexed as unsigned: numba then adds no wraparound of negative indices (a compare and a
+    select at every access of greedy_turns' loop)."""
+    return st[np.uint64(i)]
+
+
+@njit(cache=True, inline="always")
+def _put(st, i, value):
+    """st[i] = value, i >= 0 (as _get)."""
+    st[np.uint64(i)] = value
+
+
+@njit(cache=True, inline="always")
+def _lay(st, nd, kind, count):
+    """Put `count` cards of `kind` on the discard pile from its height nd (as play_cards does without ids: the
+    kind's first id); returns the new height."""
+    kid = _get(st, O_KID + kind)
+    # four stores whatever the count (at most 4 copies in the shipped deck): no branch on the count; the
+    # pile's room (MAXC) is larger than a packed deck (PACK_KINDS x PACK_COPIES) by more than 4
+    _put(st, O_DISC + nd, kid)
+    _put(st, O_DISC + nd + 1, kid)
+    _put(st, O_DISC + nd + 2, kid)
+    _put(st, O_DISC + nd + 3, kid)
+    for i in range(4, count):
+        _put(st, O_DISC + nd + i, kid)
+    _put(st, O_DCNT + kind, _get(st, O_DCNT + kind) + count)
+    return nd + count
+
+
+@njit(cache=True)
+def greedy_fast(st, rates):
+    """1 if greedy_turns may play this configuration's games: every seat greedy, no human error, and a deck that
+    fits the packed hands (C_PACKED); else 0."""
+    if st[C_PACKED] == 0 or rates[RATE_MISPLAY] > 0.0 or rates[RATE_FORGET] > 0.0:
+        return 0
+    for s in range(st[S_N]):
+        if st[O_POL + s] != P_GREEDY:
+            return 0
+    return 1
+
+
+FAR = 1 << 40  # greedy_turns' hand size of a seat past the players: never the fewest
+
+
+@njit(cache=True, inline="always")
+def _set_five(five, i, value):
+    """The UniTuple `five` with item i (0..4) replaced by value: selects, no branch."""
+    return (value if i == 0 else five[0], value if i == 1 else five[1], value if i == 2 else five[2],
+            value if i == 3 else five[3], value if i == 4 else five[4])
+
+
+@njit(cache=True, inline="always")
+def _get_five(five, i):
+    return five[0] if i == 0 else (five[1] if i == 1 else (five[2] if i == 2 else (five[3] if i == 3 else five[4])))
+
+
+@njit(cache=True, inline="always")
+def _look_five(turn, sizes, lasts, deficits, leader, changes):
+    """drama.look after turn `turn` for the hand sizes of up to five seats held in registers (UniTuples; the
+    standing is minus the hand size; a seat past the players holds FAR cards): the same leader, lead changes,
+    last turns trailing and largest deficits, with no data-dependent branch and no memory traffic.
+    Returns (lasts, deficits, leader, changes)."""
+    fewest = min(min(min(sizes[0], sizes[1]), min(sizes[2], sizes[3])), sizes[4])
+    # the first seat with the fewest (look's `at`), and how many hold that few
+    at = 4
+    at = 3 if sizes[3] == fewest else at
+    at = 2 if sizes[2] == fewest else at
+    at = 1 if sizes[1] == fewest else at
+    at = 0 if sizes[0] == fewest else at
+    n_top = ((1 if sizes[0] == fewest else 0) + (1 if sizes[1] == fewest else 0) + (1 if sizes[2] == fewest else 0)
+             + (1 if sizes[3] == fewest else 0) + (1 if sizes[4] == fewest else 0))
+    d0, d1, d2, d3, d4 = (sizes[0] - fewest, sizes[1] - fewest, sizes[2] - fewest, sizes[3] - fewest,
+                          sizes[4] - fewest)
+    lasts = (turn if d0 > 0 else lasts[0], turn if d1 > 0 else lasts[1], turn if d2 > 0 else lasts[2],
+             turn if d3 > 0 else lasts[3], turn if d4 > 0 else lasts[4])
+    deficits = (max(deficits[0], d0), max(deficits[1], d1), max(deficits[2], d2), max(deficits[3], d3),
+                max(deficits[4], d4))
+    # drama._take_lead, in arithmetic: with selects LLVM made it a branch, as unpredictable as the game
+    sole = np.int64(n_top == 1)
+    changes += sole & np.int64(leader >= 0) & np.int64(leader != at)
+    leader += (at - leader) * sole
+    return lasts, deficits, leader, changes
+
+
+# _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
+@njit(cache=True, _nrt=False)
+def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
+    """play_turns for a game of greedy seats only, without trace or human error (greedy_fast), the letter needed
+    not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
+    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind). "Can she play" is one AND
+    with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three counts shifted out of the
+    word (O_LTHREE), the play a subtraction, a drawn card an addition. Returns play_turns' (seat, turn, dry, end)."""
+    n = st[S_N]
+    n_kinds = st[S_NKINDS]
+    for s in range(n):
+        h = 0
+        for k in range(n_kinds):
+            h += st[O_CNT + s * MAXK + k] << (4 * k)
+        st[O_PHAND + s] = h
+    wild_nibbles = st[C_WNIBBLES]
+    n_wild_kinds = n_kinds_of(st, WILD_LIST)
+    step = st[S_STEP]
+    draw_limit = st[C_DRAW_LIMIT]
+    # the drama block from here on by look (_look_five, in registers), not look_one: the same results, no
+    # data-dependent branch; what look_one left stale (the units trailing now) first settled
+    drama.settle(st, O_DRAMA, n, turn)
+    stand = O_DRAMA + drama.D_STAND
+    lasts = (0, 0, 0, 0, 0)
+    deficits = (0, 0, 0, 0, 0)
+    for s in range(MAXP):  # (MAXP: 5, the tuples' size)
+        st[O_PSIZE + s] = st[O_HN + s] if s < n else FAR
+    for s in range(n):
+        unit = stand + drama.D_UNIT * s
+        lasts = _set_five(lasts, s, st[unit + drama.D_LAST])
+        deficits = _set_five(deficits, s, st[unit + drama.D_DEFICIT])
+    leader = st[O_DRAMA + drama.D_LEADER]
+    changes = st[O_DRAMA + drama.D_CHANGES]
+    need = st[S_NEED]
+    pos = st[S_POS]
+    n_stock = st[S_NSTOCK]
+    n_disc = st[S_NDISC]
+    drawn_total, passes, reshuffles, wilds_used, plays, multi = 0, 0, 0, 0, 0, 0
+    end = END_NONE
+    while turn < stop:
+        turn += 1
+        hand = _get(st, O_PHAND + seat)
+        hand_size = _get(st, O_PSIZE + seat)
+        letter_nibbles = _get(st, O_LNIBBLES + need)
+        next_need = need + step
+        next_need = next_need - 7 if next_need >= 7 else next_need
+        if hand & letter_nibbles != 0:
+            # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
+            at = O_LTHREE + PACK_FITTING * need
+            kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
+            best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
+            count1 = (hand >> (4 * kind1)) & 15
+            best_kind = kind1 if count1 > best_count else best_kind
+            best_count = max(best_count, count1)
+            count2 = (hand >> (4 * kind2)) & 15
+            best_kind = kind2 if count2 > best_count else best_kind
+            best_count = max(best_count, count2)
+            held_wilds = hand & wild_nibbles
+            hand = hand - (best_count << (4 * best_kind)) - held_wilds
+            # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
+            n_disc = _lay(st, n_disc, best_kind, best_count)
+            wilds = 0
+            if held_wilds != 0:
+                for j in range(n_wild_kinds):
+                    wild_kind = kinds_of(st, WILD_LIST, j)
+                    count = (held_wilds >> (4 * wild_kind)) & 15
+                    n_disc = _lay(st, n_disc, wild_kind, count)
+                    wilds += count
+            played = best_count + wilds
+            hand_size -= played
+            plays += 1
+            wilds_used += wilds
+            multi += 1 if played > 1 else 0
+            need = next_need
+            acted = 1
+        elif draw_limit == 3 and n_stock - pos >= 3:
+            # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
+            # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
+            kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+            kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
+            kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
+            card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
+            # miss_i: 1 if cards 0..i all fail to fit
+            miss0 = 1 if card0 & letter_nibbles == 0 else 0
+            miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
+            miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
+            fitted = 1 - miss2
+            misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
+            hand += card0 * miss0 + card1 * miss1 + card2 * miss2
+            drawn = misses + fitted
+            pos += drawn
+            fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
+            _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
+            _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
+            n_disc += fitted
+            plays += fitted
+            wilds_used += fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
+            need = next_need if fitted else need
+            hand_size += misses
+            drawn_total += drawn
+            passes += miss2
+            acted = 1
+        else:
+            # draw_until_fits: one card at a time; a card that fits is played at once (alone)
+            drawn = 0
+            fitted = 0
+            while draw_limit == 0 or drawn < draw_limit:
+                if pos == n_stock:
+                    st[S_NDISC] = n_disc
+                    m = reshuffle(st, rng, tr, np.int64(0))
+                    if m == 0:
+                        break
+                    reshuffles += 1
+                    pos, n_stock, n_disc = 0, m, 1
+                kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+                pos += 1
+                drawn += 1
+                card = 1 << (4 * kind)
+                if card & letter_nibbles != 0:
+                    n_disc = _lay(st, n_disc, kind, 1)
+                    plays += 1
+                    wilds_used += 1 if card & wild_nibbles != 0 else 0
+                    need = next_need
+                    fitted = 1
+                    break
+                hand += card
+            hand_size += drawn - fitted
+            drawn_total += drawn
+            passes += 1 - fitted
+            acted = 1 if drawn > 0 else 0
+        _put(st, O_PHAND + seat, hand)
+        _put(st, O_PSIZE + seat, hand_size)
+        # (five loads, not a tuple updated at `seat`: LLVM made that a jump table on the seat)
+        sizes = (_get(st, O_PSIZE), _get(st, O_PSIZE + 1), _get(st, O_PSIZE + 2), _get(st, O_PSIZE + 3),
+                 _get(st, O_PSIZE + 4))
+        lasts, deficits, leader, changes = _look_five(turn, sizes, lasts, deficits, leader, changes)
+        # after_turn
+        if hand_size == 0:
+            end = END_WON
+            break
+        dry = 0 if acted else dry + 1
+        if dry >= n:
+            end = END_DEADLOCK
+            break
+        seat += 1
+        if seat == n:
+            seat = 0
+    for s in range(n):
+        unit = stand + drama.D_UNIT * s
+        st[O_HN + s] = st[O_PSIZE + s]
+        st[unit] = -st[O_PSIZE + s]
+        st[unit + drama.D_LAST] = _get_five(lasts, s)
+        st[unit + drama.D_DEFICIT] = _get_five(deficits, s)
+    st[O_DRAMA + drama.D_LEADER] = leader
+    st[O_DRAMA + drama.D_CHANGES] = changes
+    st[S_NEED] = need
+    st[S_POS] = pos
+    st[S_NSTOCK] = n_stock
+    st[S_NDISC] = n_disc
+    for s in range(n):
+        h = st[O_PHAND + s]
+        wilds = 0
+        for k in range(n_kinds):
+            count = (h >> (4 * k)) & 15
+            st[O_CNT + s * MAXK + k] = count
+            wilds += count if st[O_KMASK + k] == ALL else 0
+        st[O_NWILD + s] = wilds
+    out[col(R_DRAWN, n)] += drawn_total
+    out[col(R_PASSES, n)] += passes
+    out[col(R_RESHUFFLES, n)] += reshuffles
+    out[col(R_WILDS, n)] += wilds_used
+    out[col(R_PLAYS, n)] += plays
+    out[col(R_MULTI, n)] += multi
+    return seat, turn, dry, end
+
+
 @njit(cache=True)
 def end_game(st, out, tr, on, seat, turn, end):
     """The end of a game (run and lookahead.run_look) from play_turns' (seat, turn, end), END_NONE at the
@@ -393,12 +656,19 @@ def end_game(st, out, tr, on, seat, turn, end):
 # an atomic increment and decrement for every array a helper receives (a quarter of the time of a turn
 # when measured with perf); a helper that allocated would fail to compile here, not misbehave.
 @njit(cache=True, _nrt=False)
-def run(st, rates, rng, out, tr, on):
+def run(st, rates, rng, out, tr, on, fast):
     """Play a game from the deck order already in the stock (state after init_state); fill out.
-    Returns the number of trace events written, or -1 if the trace buffer was too small."""
+    fast (0/1, greedy_fast): greedy_turns plays the turns (play_turns only the first after a wild start card,
+    when any letter may be played). Returns the number of trace events written, or -1 if the trace buffer was
+    too small."""
     begin(st, rng, out, tr, on)
-    seat, turn, dry, end = play_turns(st, np.int64(0), np.int64(0), np.int64(0), st[C_TURN_CAP], rates, rng, out,
-                                      tr, on)
+    cap = st[C_TURN_CAP]
+    stop = cap
+    if fast:
+        stop = np.int64(1) if st[S_NEED] == NEED_ANY else np.int64(0)
+    seat, turn, dry, end = play_turns(st, np.int64(0), np.int64(0), np.int64(0), stop, rates, rng, out, tr, on)
+    if fast and end == END_NONE:
+        seat, turn, dry, end = greedy_turns(st, seat, turn, dry, cap, rng, out, tr)
     return end_game(st, out, tr, on, seat, turn, end)
 
 
@@ -415,7 +685,7 @@ def _setup(st, rng, ids):
         for i in range(n_cards):
             st[O_STOCK + i] = st[O_ORDER + i]
     else:
-        shuffle(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards)
+        shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards, st[O_DRAWS:O_DRAWS + n_cards])
 
 
 @njit(cache=True)
@@ -426,25 +696,28 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
     rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
     _setup(st, rng, trace_on)
-    return run(st, rates, rng, out, trace, trace_on)
+    return run(st, rates, rng, out, trace, trace_on, np.int64(0))
 
 
 CHUNK = 64  # games a batch plays with one state array and random state
 
 
 @njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
-def play_chunk(seed, first_game, lo, hi, config, rates, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them."""
+def play_chunk(seed, first_game, lo, hi, config, rates, out, fast_path):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them; fast_path
+    (0/1): by greedy_turns where greedy_fast allows (1: the batch; 0: tests, to compare the two paths)."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
     dummy = np.zeros((1, 1), dtype=np.int64)
     off = np.int64(0)
+    fast = greedy_fast(config, rates) if fast_path else off
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         _setup(st, rng, off)
-        run(st, rates, rng, out[i], dummy, off)
+        run(st, rates, rng, out[i], dummy, off, fast)
 
 
-def batch(seed, first_game, config, rates, out):
-    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads."""
-    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game), (config, rates, out))
+def batch(seed, first_game, config, rates, out, fast_path=1):
+    """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads; fast_path 0:
+    never by greedy_turns (the same games: tests compare them)."""
+    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game), (config, rates, out, np.int64(fast_path)))

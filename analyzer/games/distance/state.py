@@ -22,7 +22,7 @@ from numba import njit
 from analyzer.games.distance.events import EV_RESHUFFLE, NEED_ANY, TRACE_FIXED
 from analyzer.games.drama import D_SIZE
 from analyzer.games.layout import Layout
-from analyzer.rng import DEAL, shuffle
+from analyzer.rng import DEAL, shuffle_drawn
 
 MAXP = 5  # players
 MAXC = 256  # cards in a deck
@@ -35,6 +35,11 @@ PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON, PAR
 WILD_LIST = 7  # the list of the wild kinds in O_LKINDS (lists 0..6: the kinds that give each letter)
 ANY_LIST = 8  # the list of every kind but the wilds
 MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
+# The greedy fast path (engine.greedy_turns) keeps each hand as one packed word: 4 bits per kind, kind k's count
+# at bits 4k..4k+3, so a deck of at most PACK_KINDS kinds of at most PACK_COPIES copies each fits; kind
+# PAD_KIND's nibble is then always 0 and pads the per-letter lists of O_LTHREE.
+PACK_KINDS, PACK_COPIES, PACK_FITTING = 15, 15, 3  # (PACK_FITTING: kinds that are not wilds giving one letter)
+PAD_KIND = 15
 
 # The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
 STATE = Layout("The Distance's state", [
@@ -61,9 +66,16 @@ STATE = Layout("The Distance's state", [
     ("C_NCARDS", 1, "cards in the deck"),
     ("C_NKINDS", 1, "kinds of card in the deck"),
     ("O_IDS", MAXC, "scratch: the card ids of a play"),
+    ("O_DRAWS", MAXC, "scratch: a shuffle's random indices, all drawn before its swaps (rng.shuffle_drawn)"),
     ("O_SCR", MAXK, "scratch: a hand's counts after a play"),
     ("O_SUPPLY", 8, "scratch: cards per letter (the interval choice)"),
     ("O_KID", MAXK, "the first card id of each kind (a hand without ids gives it)"),
+    ("C_PACKED", 1, "1: the deck fits a packed hand (PACK_KINDS, PACK_COPIES, PACK_FITTING): greedy_turns may play"),
+    ("C_WNIBBLES", 1, "the packed-hand nibbles of the wild kinds (0xF << 4k for each wild kind k)"),
+    ("O_LNIBBLES", 7, "per letter, the packed-hand nibbles of every kind that gives it, wilds included: a hand holds "
+     "a play for it when it has a card under them"),
+    ("O_LTHREE", 7 * PACK_FITTING, "per letter, the kinds (not wilds) that give it, in deck order, PAD_KIND after "
+     "them: greedy_turns compares their counts without a loop"),
     # the game, reset by init_state
     ("O_GAME", 0, "where the game starts"),
     ("O_HAND", MAXP * MAXC, "card ids, seat s's hand at O_HAND + s * MAXC (kept when S_IDS is set)"),
@@ -87,6 +99,10 @@ STATE = Layout("The Distance's state", [
     ("S_DRY", 1, "seats in a row that did nothing at all (engine.after_turn)"),
     ("S_END", 1, "engine.END_NONE while the game is on, else how it ended (END_WON, END_DEADLOCK)"),
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): standings = minus the hand sizes"),
+    ("O_PHAND", MAXP, "greedy_turns' hands, packed (the counts of O_CNT, 4 bits per kind); O_CNT is written back "
+     "when it stops"),
+    ("O_PSIZE", MAXP, "greedy_turns' hand sizes (O_HN is written back when it stops), engine.FAR cards for a seat "
+     "past the players: its drama reads all five each turn"),
 ], size_name="ST_SIZE")
 # (the short names the rules use for the players, cards and kinds)
 STATE.define(globals(), aliases={"S_N": "C_PLAYERS", "S_NCARDS": "C_NCARDS", "S_NKINDS": "C_NKINDS"})
@@ -215,7 +231,7 @@ def reshuffle(st, rng, tr, on):
         c = st[O_DISC + i]
         st[O_STOCK + i] = c
         st[O_DCNT + st[O_CKIND + c]] -= 1
-    shuffle(rng, DEAL, st[O_STOCK:O_STOCK + m], m)
+    shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + m], m, st[O_DRAWS:O_DRAWS + m])
     st[O_DISC] = top
     st[S_NDISC] = 1
     st[S_POS] = 0
