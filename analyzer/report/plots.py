@@ -1,10 +1,14 @@
 """Matplotlib figures for reports (Agg backend: no display needed).
 
-Each plot kind is a `_draw_<kind>` function that builds and returns the figure (tests/test_plot_layout.py
-inspects it: no two texts overlap, no text leaves the canvas) and a thin public wrapper that saves it as a PNG.
+Each plot kind is a `_draw_<kind>` function that builds and returns the figure, laid out (tests/test_plot_layout.py
+inspects it: no two texts overlap, no text leaves the canvas), and a thin public wrapper that saves it as a PNG.
 Figures use constrained layout, which makes room for tick labels, titles and legends; what it cannot do (tick
 labels wider than their slot, a title wider than the figure, cell annotations wider than their cell) is fitted
-here by measuring the drawn text and wrapping, rotating or shrinking it."""
+here by measuring the laid-out text and wrapping, rotating or shrinking it.
+
+The layout is computed without drawing (_layout: the layout engine alone, which places every text), and a
+finished figure keeps its last layout (_freeze): saving it then draws it once. (A figure with a layout engine
+is drawn twice by savefig, once to lay it out; and each measurement by a full draw cost as much again.)"""
 from __future__ import annotations
 
 import textwrap
@@ -32,22 +36,34 @@ TAIL = 0.001
 
 
 def _figure(width, height, nrows=1, **kw):
-    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), layout="constrained", **kw)
+    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), dpi=DPI, layout="constrained", **kw)
     return fig, ax
 
 
 def _save(fig, path):
+    if fig.get_layout_engine() is not None:  # (a _draw_ function's figure is frozen already)
+        _freeze(fig)
     # zlib level 1: the same pixels as the default level 6, encoded in about 70% of the time
     fig.savefig(path, dpi=DPI, pil_kwargs={"compress_level": 1})
     plt.close(fig)
     return path
 
 
-def _draw(fig):
-    """Lay the figure out (constrained layout runs at draw time) and return a renderer to measure text with."""
-    fig.set_dpi(DPI)
-    fig.draw_without_rendering()
-    return fig.canvas.get_renderer()
+def _layout(fig):
+    """Lay the figure out (its constrained layout, without drawing it) and return a renderer to measure text
+    with: the texts stand where a draw would put them."""
+    renderer = fig.canvas.get_renderer()
+    fig.get_layout_engine().execute(fig)
+    return renderer
+
+
+def _freeze(fig, laid_out=False):
+    """The figure's layout, final: computed once more unless laid_out (nothing has changed since _layout), then
+    kept as it is (the layout engine removed, so that neither a draw nor savefig computes it again)."""
+    if not laid_out:
+        _layout(fig)
+    fig.set_layout_engine(None)
+    return fig
 
 
 def _overlaps(boxes, pad=1.0):
@@ -73,7 +89,7 @@ def _fit_xticklabels(fig, ax, positions, labels):
     3 lines, cut with an ellipsis), else upright (rotated 90 degrees, cut with an ellipsis past 40 characters)."""
     labels = [str(s) for s in labels]
     ax.set_xticks(positions, labels)
-    renderer = _draw(fig)
+    renderer = _layout(fig)
 
     def fits():
         boxes = [t.get_window_extent(renderer) for t in _shown_ticklabels(ax.xaxis)]
@@ -87,14 +103,14 @@ def _fit_xticklabels(fig, ax, positions, labels):
     # (a label longer than 3 lines ends its third with an ellipsis: the report's tables give it whole)
     wrapped = [textwrap.wrap(s, width, max_lines=3, placeholder="…") for s in labels]
     ax.set_xticks(positions, ["\n".join(lines) for lines in wrapped])
-    renderer = _draw(fig)
+    renderer = _layout(fig)
     if fits():
         return
     short = [s if len(s) <= 40 else s[:39] + "…" for s in labels]
     ax.set_xticks(positions, short, rotation=90)
     # (the figure grows by the labels' length, so that the upright labels do not crush the axes)
     fig.set_figheight(fig.get_figheight() + 0.09 * max(len(s) for s in short))
-    _draw(fig)
+    _layout(fig)
 
 
 def _slot_inches(labels, least=0.9):
@@ -106,11 +122,11 @@ def _slot_inches(labels, least=0.9):
 
 def _fit_title(fig, ax, title, **kw):
     """A title wrapped onto as many lines as it needs to stay inside the figure (it is centred on the axes,
-    which a legend at their right pushes off the figure's centre)."""
+    which a legend at their right pushes off the figure's centre). The figure is left laid out with it."""
     ax.set_title(title, **kw)
     chars = len(title)
     for _ in range(4):
-        renderer = _draw(fig)
+        renderer = _layout(fig)
         box = ax.title.get_window_extent(renderer)
         centre = (box.x0 + box.x1) / 2
         avail = 2 * min(centre, fig.bbox.width - centre) - 8
@@ -118,6 +134,7 @@ def _fit_title(fig, ax, title, **kw):
             return
         chars = max(20, min(chars - 1, int(chars * avail / box.width)))
         ax.set_title(textwrap.fill(title, chars), **kw)
+    _layout(fig)
 
 
 def _wrap(s, width):
@@ -164,7 +181,7 @@ def _draw_bars_with_ci(labels, values, los, his, title, ylabel, reference=None, 
         _legend(ax, force_outside=len(groups) > 1)
     _fit_xticklabels(fig, ax, x, labels)
     _fit_title(fig, ax, title)
-    return fig
+    return _freeze(fig, laid_out=True)
 
 
 def bars_with_ci(path, labels, values, los, his, title, ylabel, reference=None, ref_label="", percent=True,
@@ -258,7 +275,7 @@ def _draw_histograms(series, title, xlabel):
         axes[-1].set_xlim(edges[0] - 0.5, edges[-1] + 0.5)
         fig.supylabel("% of games" + (" per bin" if step > 1 else ""), fontsize=9)
         fig.suptitle(_wrap(title, 70))
-        return fig
+        return _freeze(fig)
     fig, ax = _figure(7, 3.8)
     for i, (name, c) in enumerate(series):
         if len(series) == 1:
@@ -277,7 +294,7 @@ def _draw_histograms(series, title, xlabel):
     if len(series) > 1:
         _legend(ax)
     _fit_title(fig, ax, title)
-    return fig
+    return _freeze(fig, laid_out=True)
 
 
 def histograms(path, series, title, xlabel):
@@ -300,7 +317,7 @@ def _draw_curve_with_band(xs, series, title, xlabel, ylabel, percent=False, mark
     ax.set_ylabel(_wrap(ylabel, 40))
     _legend(ax)
     _fit_title(fig, ax, title)
-    return fig
+    return _freeze(fig, laid_out=True)
 
 
 def curve_with_band(path, xs, series, title, xlabel, ylabel, percent=False, mark=None):
@@ -351,8 +368,8 @@ def _draw_heatmap(matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
     ax.set_ylabel(ylabel)
     _fit_xticklabels(fig, ax, range(len(xlabels)), xlabels)
     _fit_title(fig, ax, title)
-    _fit_annotations(fig, ax, texts, _draw(fig))
-    return fig
+    _fit_annotations(fig, ax, texts, fig.canvas.get_renderer())
+    return _freeze(fig)  # (smaller annotations may let the layout take back room it gave them)
 
 
 def heatmap(path, matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True, annotations=None, mark=None):
@@ -376,7 +393,7 @@ def _draw_ratings_with_ci(labels, values, los, his, title, ylabel, highlight=())
     ax.set_ylabel(_wrap(ylabel, 40))
     _fit_xticklabels(fig, ax, x, labels)
     _fit_title(fig, ax, title)
-    return fig
+    return _freeze(fig, laid_out=True)
 
 
 def ratings_with_ci(path, labels, values, los, his, title, ylabel, highlight=()):
@@ -408,7 +425,7 @@ def _draw_trajectory(turns, margin, units, going_pct, title, xlabel, margin_labe
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, steps=[1, 2, 5, 10]))
     ax.set_xlim(turns[0], turns[-1])
     fig.suptitle(_wrap(title, 70))
-    return fig
+    return _freeze(fig)
 
 
 def trajectory(path, turns, margin, units, going_pct, title, xlabel, margin_label, standing_label):
