@@ -200,3 +200,31 @@ def _compile_in_one_stack_chunk():
 
 
 _compile_in_one_stack_chunk()
+
+
+def _blas_noted_without_scipy():
+    """numba's CPU target, when it starts (the first kernel loaded), imports numba.np.arraymath, which imports
+    scipy.linalg only to note whether np.dot and the like could be compiled: a third of the time it takes to load
+    the first kernel from the cache when scipy is installed (a test extra). No kernel of the analyzer uses them; the
+    note is taken from whether scipy is installed, without importing it (a kernel that used np.dot would still
+    import it when compiled: numba.np.linalg's own check). Kernels and results are unchanged."""
+    import importlib.util
+
+    if "numba.np.arraymath" in sys.modules:  # (imported before us: the note is taken)
+        return
+    from numba.np import linalg
+
+    numba_check = linalg.ensure_blas
+
+    def scipy_installed():
+        if importlib.util.find_spec("scipy") is None:
+            raise ImportError("scipy 0.16+ is required for linear algebra")
+
+    linalg.ensure_blas = scipy_installed  # (arraymath takes the name as it imports, and calls it once, then)
+    try:
+        import numba.np.arraymath  # noqa: F401
+    finally:
+        linalg.ensure_blas = numba_check
+
+
+_blas_noted_without_scipy()
