@@ -60,3 +60,16 @@ def test_kernels_are_cached_by_their_path_in_the_package_so_every_checkout_share
     impl = engine.play_chunk._cache._impl
     assert type(impl.locator).__name__ == "PackagePathCacheLocator"
     assert Path(impl.locator.get_cache_path()).name == "analyzer_games_noize"
+
+
+def test_numba_notes_blas_without_importing_scipy_linalg():
+    """numba's CPU target (numba.np.arraymath) imported scipy.linalg on loading the first kernel, only to note whether
+    np.dot could compile; jit_setup has it note whether scipy is installed instead (a fresh process: this one may
+    have imported scipy.linalg for a test)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, importlib.util, analyzer.jit_setup, numba.np.arraymath as a; "
+            "print('scipy.linalg' in sys.modules, a._HAVE_BLAS == (importlib.util.find_spec('scipy') is not None))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["False", "True"]
