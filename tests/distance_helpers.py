@@ -33,6 +33,13 @@ def stacked_order(hands, start, stock, players):
     return order
 
 
+def write_deck(tmp_path, text):
+    """A deck file of its own (the Musicards CSV header, then `text`'s rows) in tmp_path; its path."""
+    f = tmp_path / "deck.csv"
+    f.write_text("name,letters,copies\n" + text)
+    return str(f)
+
+
 def encoded(players=4, rules=None, seats=None, order=None):
     r = GAME.validate_rules(dict(rules or {}), players, "test")
     if order is not None:

@@ -7,7 +7,7 @@ import pytest
 from analyzer.games.distance import GAME
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import state as S
-from distance_helpers import encoded
+from distance_helpers import encoded, write_deck
 
 INTERVALS = ("seconds", "thirds", "fourths", "fifths", "sixths", "sevenths")
 
@@ -59,12 +59,6 @@ def test_the_rule_options_play_the_same_games_by_both_paths(rules):
         assert_same(fast, general, players)
     if rules == {"turn_cap": 10}:  # the cap is reached, and by both alike
         assert (fast[:, GAME.columns(players).index("end")] == 2).any()
-
-
-def write_deck(tmp_path, text):
-    f = tmp_path / "deck.csv"
-    f.write_text("name,letters,copies\n" + text)
-    return str(f)
 
 
 def test_a_deck_of_its_own_packs_or_takes_the_general_loop(tmp_path):

@@ -8,7 +8,7 @@ from analyzer.games.distance import GAME
 from analyzer.games.distance.rules import load_deck
 from analyzer.games.distance.state import NEED_ANY, group_fits
 from analyzer.games.distance.trace import format_event
-from distance_helpers import DECK, KIND_INDEX, encoded, play, referee, stacked_order
+from distance_helpers import DECK, KIND_INDEX, encoded, play, referee, stacked_order, write_deck
 
 MASKS = np.array(DECK.masks, dtype=np.int64)
 L = {c: i for i, c in enumerate("ABCDEFG")}
@@ -183,12 +183,6 @@ def test_a_wild_start_card_lets_the_first_player_play_anything():
     p = first(events, "play", seat=0)
     assert [c["name"].split(" #")[0] for c in p["cards"]] == ["D", "D"]
     assert p["declared"] == "D" and p["needed_next"] == "E"
-
-
-def write_deck(tmp_path, text):
-    f = tmp_path / "deck.csv"
-    f.write_text("name,letters,copies\n" + text)
-    return str(f)
 
 
 def test_a_full_round_of_passes_with_nothing_to_draw_is_a_stall(tmp_path):
