@@ -36,8 +36,7 @@ D_LEADER = 0
 D_CHANGES = 1
 D_STAND = 2  # + D_UNIT * u: unit u's standing
 D_UNIT = 3
-_LAST, _DEFICIT = 1, 2  # + D_STAND + D_UNIT * u: unit u's last turn trailing, largest deficit
-D_LAST, D_DEFICIT = _LAST, _DEFICIT  # (for a game that holds the block in registers a while: The Distance)
+D_LAST, D_DEFICIT = 1, 2  # + D_STAND + D_UNIT * u: unit u's last turn trailing, largest deficit
 
 
 def block_size(units):
@@ -69,8 +68,8 @@ def look(a, o, units, turn):
         a[o + D_LEADER] = -1
         a[o + D_CHANGES] = 0
         for u in range(units):
-            a[stand + D_UNIT * u + _LAST] = -1
-            a[stand + D_UNIT * u + _DEFICIT] = 0
+            a[stand + D_UNIT * u + D_LAST] = -1
+            a[stand + D_UNIT * u + D_DEFICIT] = 0
     # written without data-dependent branches (selects and max): called every turn, and which unit
     # leads or trails is as unpredictable for the branch predictor as the game itself
     top = a[stand]
@@ -85,8 +84,8 @@ def look(a, o, units, turn):
         d = top - a[i]
         n_top += d == 0
         # = turn if it trails, else unchanged (turns only grow); as a max, LLVM emits no branch here
-        a[i + _LAST] = max(a[i + _LAST], turn if d > 0 else -1)
-        a[i + _DEFICIT] = max(a[i + _DEFICIT], d)
+        a[i + D_LAST] = max(a[i + D_LAST], turn if d > 0 else -1)
+        a[i + D_DEFICIT] = max(a[i + D_DEFICIT], d)
     _take_lead(a, o, n_top, at)
 
 
@@ -107,10 +106,10 @@ def look_one(a, o, units, turn, u, v):
         top = max(top, a[stand + D_UNIT * x])
     a[iu] = v
     if v < top and old < top:  # u trailed and still trails under the same top
-        a[iu + _DEFICIT] = max(a[iu + _DEFICIT], top - v)
+        a[iu + D_DEFICIT] = max(a[iu + D_DEFICIT], top - v)
         return
     if v == top and old < top:  # u joins the top (the top unchanged: a tie is no change of lead)
-        a[iu + _LAST] = turn - 1
+        a[iu + D_LAST] = turn - 1
         return
     # the top moved: a unit that trailed under the old top and does not under the new one stops trailing
     new_top = v
@@ -126,8 +125,8 @@ def look_one(a, o, units, turn, u, v):
         before = old if x == u else w
         d = new_top - w
         n_top += d == 0
-        a[i + _LAST] = turn - 1 if before < top and d == 0 else a[i + _LAST]
-        a[i + _DEFICIT] = max(a[i + _DEFICIT], d)
+        a[i + D_LAST] = turn - 1 if before < top and d == 0 else a[i + D_LAST]
+        a[i + D_DEFICIT] = max(a[i + D_DEFICIT], d)
     _take_lead(a, o, n_top, at)
 
 
@@ -141,7 +140,7 @@ def settle(a, o, units, turn):
     for x in range(units):
         i = stand + D_UNIT * x
         if a[i] < top:
-            a[i + _LAST] = turn
+            a[i + D_LAST] = turn
 
 
 @njit(cache=True)
@@ -156,9 +155,9 @@ def finish(a, o, units, winner, length, out, col):
     margin = 0
     if winner >= 0:
         w = stand + D_UNIT * winner
-        last = a[w + _LAST]
+        last = a[w + D_LAST]
         decided = 0 if last < 0 else min(last + 1, length)
-        comeback = a[w + _DEFICIT]
+        comeback = a[w + D_DEFICIT]
         best_other = 0
         first = 1
         for u in range(units):

@@ -79,6 +79,6 @@ def write(state, a, o, n):
     for u in range(n):
         i = o + drama.D_STAND + drama.D_UNIT * u
         a[i] = -((hands >> (LANE * u)) & LANE_MASK)
-        a[i + drama._LAST] = ((last >> (LANE * u)) & LANE_MASK) - 1
-        a[i + drama._DEFICIT] = (deficit >> (LANE * u)) & LANE_MASK
+        a[i + drama.D_LAST] = ((last >> (LANE * u)) & LANE_MASK) - 1
+        a[i + drama.D_DEFICIT] = (deficit >> (LANE * u)) & LANE_MASK
 
