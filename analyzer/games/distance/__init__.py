@@ -86,17 +86,19 @@ def encode(rules, seats):
     for k in range(n_kinds):
         first = np.flatnonzero(card_kind == k)
         cfg[S.O_KID + k] = first[0] if first.size else -1
+    lists = []  # per list of O_LKINDS: letters 0..6 (the kinds, not wilds, that give it), WILD_LIST, ANY_LIST
     for letter in range(9):
         kinds = [k for k, m in enumerate(deck.masks)
                  if (m == S.ALL if letter == S.WILD_LIST else m != S.ALL and (letter == S.ANY_LIST or (m >> letter) & 1))]
         cfg[S.O_LKINDS + letter * S.MAXK:S.O_LKINDS + letter * S.MAXK + len(kinds)] = kinds
         cfg[S.O_LCOUNT + letter] = len(kinds)
+        lists.append(kinds)
     # the packed hands of the greedy fast path (engine.greedy_turns), when the deck fits them
-    fitting = [[k for k, m in enumerate(deck.masks) if m != S.ALL and (m >> letter) & 1] for letter in range(7)]
+    fitting = lists[:7]
     cfg[S.C_PACKED] = int(n_kinds <= S.PACK_KINDS and max(deck.copies) <= S.PACK_COPIES
                           and all(len(kinds) <= S.PACK_FITTING for kinds in fitting))
     if cfg[S.C_PACKED]:
-        wild_nibbles = sum(0xF << 4 * k for k, m in enumerate(deck.masks) if m == S.ALL)
+        wild_nibbles = sum(0xF << 4 * k for k in lists[S.WILD_LIST])
         cfg[S.C_WNIBBLES] = wild_nibbles
         for letter in range(7):
             cfg[S.O_LNIBBLES + letter] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
