@@ -58,7 +58,7 @@ def test_the_rule_options_play_the_same_games_by_both_paths(rules):
         fast, general = both_paths((config, rates, names), players, 2000)
         assert_same(fast, general, players)
     if rules == {"turn_cap": 10}:  # the cap is reached, and by both alike
-        assert (fast[:, GAME.columns(players).index("end")] == 2).any()
+        assert (fast[:, GAME.columns(players).index("end")] == E.END_CAP).any()
 
 
 def test_a_deck_of_its_own_packs_or_takes_the_general_loop(tmp_path):

@@ -13,7 +13,7 @@ from analyzer import metrics as M
 from analyzer import ratings
 from analyzer.report import plots
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
-from analyzer.report.answer import opening
+from analyzer.report.answer import ANSWER_ID, opening
 from analyzer.report.comparison import seat_text_of
 from analyzer.report.sections import intro, manifest_section
 from analyzer.stats import signed_points, wilson
@@ -169,7 +169,7 @@ def strength_report(result, out, man):
                         "budget still gain?")
     if result.games == 0:
         b.append(Text("No game was played: no curve to show.", "warning"))
-        return (title, [Section("answer", b), Details("How it was played", intro(result, out) + manifest_section(man))],
+        return (title, [Section(ANSWER_ID, b), Details("How it was played", intro(result, out) + manifest_section(man))],
                 csv_rows(c), curve_record(c, result, man))
     first, (sat, _) = answer(c, result)
     b.append(Text(f"{first} {sat}", "verdict"))
@@ -180,7 +180,7 @@ def strength_report(result, out, man):
     b.append(Figure(path, f"Each rung's rating with its {_level_words(c)} interval, weakest rung first"
                           + (" (search budgets in orange)" if search_idx else "") + ": 100 points is a 64% win share "
                           "head to head, 200 points 76%, 400 points 91%."))
-    return (title, [Section("answer", b), Details("The rungs, the pairings and how they were measured",
+    return (title, [Section(ANSWER_ID, b), Details("The rungs, the pairings and how they were measured",
                                                   details(c, result, out, man))], csv_rows(c),
             curve_record(c, result, man))
 
