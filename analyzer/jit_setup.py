@@ -228,3 +228,61 @@ def _blas_noted_without_scipy():
 
 
 _blas_noted_without_scipy()
+
+
+def _inline_without_copying_fresh_ir():
+    """Inline an `inline="always"` callee into its caller without two deep copies of the callee's IR.
+
+    numba (0.68) inlines a call by building the callee's IR afresh (its untyped passes, inlining its own callees
+    in turn), then deep-copying it block by block twice: once to mutate, once to keep an unmutated original that
+    no caller of the inliner reads. Each block's copy copies the function's whole scope (every variable) again, so
+    the copies cost blocks x variables per call site, at every level of nesting: the copies took about half of a
+    cold compile of Bring the Noize's kernels. The IR built for one call site is not seen by anything else, so its
+    blocks are inlined as they are (the numba-cuda project made the same change: numba/numba-cuda#689). Any other
+    deep copy made while inlining (an @overload's cached IR, inlined by the typed passes) is unchanged. Kernels
+    and results are unchanged (golden tests, summary digests)."""
+    import copy
+    import inspect
+    import threading
+
+    from numba.core import inline_closurecall as icc
+
+    worker = icc.InlineWorker
+    if getattr(worker.inline_function, "_analyzer", False):
+        return
+    # the inliner as this was written for: a copy_ir that deep-copies block by block with the module's `copy`,
+    # and inline_function handing inline_ir the IR it has just built
+    source = inspect.getsource(worker.inline_ir) + inspect.getsource(worker.inline_function)
+    if ("copy.deepcopy(the_ir.blocks[block_label])" not in source or "callee_ir_original = copy_ir(callee_ir)"
+            not in source or "callee_ir = self.run_untyped_passes(function)" not in source or icc.copy is not copy):
+        return  # another numba: compile as it does
+    fresh = threading.local()  # fresh.blocks: the ids of the blocks of the IR being inlined, built for this call
+
+    class _CopyUnlessFresh:
+        """inline_closurecall's `copy` module: deepcopy returns a block of the fresh IR as it is."""
+
+        @staticmethod
+        def deepcopy(x, memo=None):
+            if id(x) in getattr(fresh, "blocks", ()):
+                return x
+            return copy.deepcopy(x, memo)
+
+    numba_inline_function = worker.inline_function
+
+    def inline_function(self, caller_ir, block, i, function, arg_typs=None):
+        callee_ir = self.run_untyped_passes(function)
+        freevars = function.__code__.co_freevars
+        outer = getattr(fresh, "blocks", ())
+        fresh.blocks = {id(b) for b in callee_ir.blocks.values()}
+        try:
+            return self.inline_ir(caller_ir, block, i, callee_ir, freevars, arg_typs=arg_typs)
+        finally:
+            fresh.blocks = outer
+
+    inline_function._analyzer = True
+    inline_function._numba = numba_inline_function
+    worker.inline_function = inline_function
+    icc.copy = _CopyUnlessFresh
+
+
+_inline_without_copying_fresh_ir()

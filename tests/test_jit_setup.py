@@ -73,3 +73,28 @@ def test_numba_notes_blas_without_importing_scipy_linalg():
             "print('scipy.linalg' in sys.modules, a._HAVE_BLAS == (importlib.util.find_spec('scipy') is not None))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "True"]
+
+
+def test_inlined_callees_are_not_deep_copied_and_still_inline_right():
+    """jit_setup._inline_without_copying_fresh_ir: numba's inliner hands over the callee's freshly built IR without
+    its two deep copies; a caller that inlines the same callee at two sites, each nesting another inlined callee,
+    still gets each site's own variables."""
+    from numba.core import inline_closurecall as icc
+
+    assert getattr(icc.InlineWorker.inline_function, "_analyzer", False), "the numba this was written for"
+
+    @numba.njit(inline="always")
+    def inner(a):
+        t = a * 3
+        return t + 1
+
+    @numba.njit(inline="always")
+    def outer(a, b):
+        t = inner(a) - b
+        return t * 2
+
+    @numba.njit
+    def caller(x):
+        return outer(x, 1) + outer(x + 1, 2) * 10
+
+    assert caller(2) == ((2 * 3 + 1) - 1) * 2 + ((3 * 3 + 1) - 2) * 2 * 10
