@@ -65,12 +65,21 @@ class Played:
 _scratch = threading.local()  # a play thread's block arrays, kept for its next chunks
 
 
+def block_array(rot, most, cols):
+    """An array for a block of at most `most` deals of a group (rotations, most, columns) whose every slice
+    [:, :deals], full or not, has the same numba type: with rotations, a view whose rotations lie one deal further
+    apart than `most` deals (layout 'A'); a full block was C-contiguous and a shorter one was not, and the fold's
+    kernels compiled twice (6-7 s of a cold start). Without rotations every slice is C-contiguous. Each rotation's
+    rows (run_batch's `out`) stay C-contiguous. runner.warm_up compiles the fold on one of these."""
+    return np.empty((rot, most + (rot > 1), cols), dtype=np.int64)[:, :most]
+
+
 def _block_arrays(shapes, most):
-    """This thread's arrays for a block of at most `most` deals, per group (rotations, most, columns)."""
+    """This thread's arrays for a block of at most `most` deals, per group (block_array)."""
     key = (tuple(shapes), most)
     if getattr(_scratch, "key", None) != key:
         _scratch.key = key
-        _scratch.arrays = [np.empty((rot, most, cols), dtype=np.int64) for rot, cols in shapes]
+        _scratch.arrays = [block_array(rot, most, cols) for rot, cols in shapes]
     return _scratch.arrays
 
 

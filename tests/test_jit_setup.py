@@ -98,3 +98,22 @@ def test_inlined_callees_are_not_deep_copied_and_still_inline_right():
         return outer(x, 1) + outer(x + 1, 2) * 10
 
     assert caller(2) == ((2 * 3 + 1) - 1) * 2 + ((3 * 3 + 1) - 2) * 2 * 10
+
+
+def test_compile_options_values_are_what_their_properties_say():
+    """jit_setup._compile_options_compared_without_properties: Flags.values() from the stored values and the
+    defaults is the dict numba's own method builds option by option."""
+    from numba.core.compiler import Flags
+
+    flags = Flags()
+    flags.nrt = True
+    flags.inline = "always"
+    flags.error_model = "numpy"
+    assert getattr(Flags.values, "_analyzer", False)
+    assert flags.values() == {k: getattr(flags, k) for k in Flags.options}
+    assert list(flags.values()) == list(Flags.options)
+    assert flags.values()["nrt"] is True and flags.values()["no_cpython_wrapper"] is False
+    assert flags == flags.copy() and hash(flags) == hash(flags.copy())
+    other = flags.copy()
+    other.nrt = False
+    assert other != flags
