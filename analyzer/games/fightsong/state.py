@@ -10,6 +10,10 @@ A game's state is a few arrays, allocated once per block of games and reset for 
 - `hand` (int64, (2, 4, HCAP)): card ids held, layer 0 the regular hand, layer 1 the Fight Song hand
   (regular hands are set aside in layer 0 during a Fight Song round). The count of each kind held is
   kept alongside in st (O_HC), so a decision reads counts, not cards.
+
+The greedy fast path (fast.py) plays with the same st and rg, but knows cards by kind alone: its Game Play
+ring holds each card's kind instead of its id, a regular hand is its counts (O_HC, O_HM) and a Fight Song
+hand its kinds in the order dealt (O_FSEQ); it leaves `hand` untouched.
 """
 import numpy as np
 from numba import njit
@@ -55,8 +59,11 @@ STATE = Layout("Fight Song's state", [
     ("S_FREE", 1, "the board's free corners (bit c: corner c is free)"),
     ("S_LEFT", 1, "the seat left of the dealer: deals and Fight Song rounds are counted clockwise from it"),
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): per team, its score"),
+    ("O_FSEQ", MAXP, "per seat, the greedy fast path's Fight Song hand (fast.py): its kinds in the order dealt, "
+                     "FSEQ_BITS bits a card, the first dealt lowest (its size in O_HN, layer 1)"),
 ], size_name="ST_SIZE")
 STATE.define(globals())
+FSEQ_BITS = 4  # a kind (0..N_KINDS - 1) in O_FSEQ: a Fight Song hand holds at most FS_DEAL cards, 16 fit a word
 
 # engine.run's resume array, for the search (search_ops.py): a playout (or the search's apply) continues the game
 # in st, rg, hand from within a board. What is still to be resumed (RESUME_HAND: the regular hand it starts in;
