@@ -22,9 +22,10 @@ from analyzer.games.fightsong.events import (
     END_ALONE, END_HIGHEST, END_SHARED, END_STALL, END_TIEBREAK, FSO_LOST, FSO_NO_POINT, FSO_TIE, FSO_WON)
 from analyzer.games.fightsong.policies import P_GREEDY, choose_battle
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS, N_KINDS
+from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.state import (
-    FSEQ_BITS, MAXP, O_FSEQ, O_HM, O_PL, O_REG, O_SEATPTS, O_SEQ, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC, O_XSNAP,
-    S_HANDS, hc_at, hn_at, init_state, team_of)
+    FSEQ_BITS, MAXP, O_FSEQ, O_HM, O_PL, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
+    O_XSNAP, S_CNT, S_HANDS, S_LEFT, S_SIZE, S_TOP, clear_hand, hc_at, hn_at, init_state, put_bottom, take, team_of)
 from analyzer.games.layout import col
 from analyzer.rng import reset_streams
 from analyzer.threads import run_in_blocks
@@ -34,36 +35,70 @@ FREE_SETS = 1 << N_CORNERS  # greedy's table: board x free corners (bits) x kind
 HELD_SETS = 1 << N_KINDS
 
 
-@njit(cache=True, inline="always")
-def _get(a, i):
-    """a[i], i >= 0, indexed as unsigned: numba then adds no wraparound of negative indices."""
-    return a[np.uint64(i)]
-
-
-@njit(cache=True, inline="always")
-def _put(a, i, value):
-    a[np.uint64(i)] = value
-
-
-@njit(cache=True, inline="always")
-def _greedy(gtab, board, free, held):
-    """greedy's (kind, corner): policies.decide's look-up in greedy's table (flattened)."""
-    mv = np.int64(_get(gtab, (board * FREE_SETS + free) * HELD_SETS + held))
-    return mv >> 2, mv & 3
-
-
-@njit(cache=True, inline="always")
-def _points(how, board, corner, kind):
-    """(how the card scores, its points): the how table's code, a Bonus Corner match scoring 1."""
-    h = _get(how, (board * N_CORNERS + corner) * N_KINDS + kind)
-    return h, h - 3 if h == HOW_BONUS else h
+@njit(cache=True)
+def _deal(st, rg, n, left, count, layer, part_mask):
+    """engine.deal on kinds: `count` cards to each seat of part_mask, one at a time round the table from the
+    dealer's left, into the seat's counts and kinds held (O_HN, O_HC, O_HM of `layer`) and, in a Fight Song hand,
+    its kinds in the order dealt (O_FSEQ). The stack's top and count are kept in registers meanwhile."""
+    top = st[S_TOP + STK_GP]
+    size = st[S_SIZE + STK_GP]
+    dealt = 0
+    for _ in range(count):
+        for i in range(n):
+            s = E.clockwise(left, i, n)
+            if (part_mask >> s) & 1:
+                kind = rg[top]
+                top = 0 if top + 1 == size else top + 1
+                dealt += 1
+                held = st[hn_at(layer, s)]
+                st[hn_at(layer, s)] = held + 1
+                st[hc_at(layer, s, kind)] += 1
+                st[O_HM + layer * MAXP + s] |= 1 << kind
+                if layer == 1:
+                    st[O_FSEQ + s] |= kind << (FSEQ_BITS * held)
+    st[S_TOP + STK_GP] = top
+    st[S_CNT + STK_GP] -= dealt
 
 
 @njit(cache=True)
-def _fs_round(st, rg, gtab, how, n, left, d, a, f, gp_top, gp_bot, fs_top, fs_bot, init_mask, part_mask):
-    """engine.fight_song_round for greedy seats, on kinds: the cards dealt, played and returned in the same
-    order. Returns (outcome, winning team or -1, Fight Song hands played, and the stacks' new top and bottom:
-    gp_top, gp_bot, fs_top, fs_bot)."""
+def _play(st, gtab, how, n, board, layer, nplays):
+    """engine.play_board for greedy seats, on kinds: play j by seat st[O_SEQ + j], greedy's look-up
+    (policies.decide); fills the plays' kinds (O_PL) and how they scored (O_PLH), and each team's points (O_TSC;
+    -1 for a team that does not play). A Fight Song hand loses the first card of the kind in the order dealt, as
+    engine's hand_remove_kind takes it."""
+    for t in range(MAXP):
+        st[O_TSC + t] = -1
+    for j in range(nplays):
+        st[O_TSC + team_of(st[O_SEQ + j], n)] = 0
+    free = (1 << N_CORNERS) - 1
+    for j in range(nplays):
+        seat = st[O_SEQ + j]
+        held = st[O_HM + layer * MAXP + seat]
+        mv = np.int64(gtab[(board * FREE_SETS + free) * HELD_SETS + held])
+        kind = mv >> 2
+        corner = mv & 3
+        left = st[hc_at(layer, seat, kind)] - 1
+        st[hc_at(layer, seat, kind)] = left
+        if left == 0:
+            st[O_HM + layer * MAXP + seat] = held & ~(1 << kind)
+        st[hn_at(layer, seat)] -= 1
+        if layer == 1:
+            seq = st[O_FSEQ + seat]
+            at = 0
+            while (seq >> (FSEQ_BITS * at)) & KIND_MASK != kind:
+                at += 1
+            st[O_FSEQ + seat] = (seq & ((1 << (FSEQ_BITS * at)) - 1)) | ((seq >> (FSEQ_BITS * (at + 1))) << (FSEQ_BITS * at))
+        free &= ~(1 << corner)
+        h = how[(board * N_CORNERS + corner) * N_KINDS + kind]
+        st[O_PL + j] = kind
+        st[O_PLH + j] = h
+        st[O_TSC + team_of(seat, n)] += 1 if h == HOW_BONUS else h
+
+
+@njit(cache=True)
+def _fs_round(st, rg, gtab, how, n, init_mask, part_mask):
+    """engine.fight_song_round for greedy seats, on kinds: the same cards dealt, played and returned in the same
+    order. Returns (outcome, winning team or -1, Fight Song hands played)."""
     nt = E.n_teams(n)
     n_init = 0
     first_init = -1
@@ -72,63 +107,33 @@ def _fs_round(st, rg, gtab, how, n, left, d, a, f, gp_top, gp_bot, fs_top, fs_bo
             n_init += 1
             if first_init < 0:
                 first_init = t
+    left = st[S_LEFT]
     starter = -1
     for i in range(n):
         s = E.clockwise(left, i, n)
         if (part_mask >> s) & 1 and (n_init != 1 or team_of(s, n) == first_init):
             starter = s
             break
-    nplays = 0
+    nplays = np.int64(0)
     for i in range(n):
         s = E.clockwise(starter, i, n)
         if (part_mask >> s) & 1:
-            _put(st, O_SEQ + nplays, s)
+            st[O_SEQ + nplays] = s
             nplays += 1
+    n_act = st[S_SIZE + STK_ACT]
     outcome = FSO_NO_POINT
     winner = -1
     hands = 0
     for k in range(1, FS_MAX_HANDS + 1):
-        for _ in range(FS_DEAL if k == 1 else FS_EXTRA):  # one card at a time round the table from the dealer's left
-            for i in range(n):
-                s = E.clockwise(left, i, n)
-                if (part_mask >> s) & 1:
-                    size = _get(st, hn_at(1, s))
-                    _put(st, O_FSEQ + s, _get(st, O_FSEQ + s) | (_get(rg, gp_top) << (FSEQ_BITS * size)))
-                    _put(st, hn_at(1, s), size + 1)
-                    gp_top = 0 if gp_top + 1 == d else gp_top + 1
-        board = a + _get(rg, d + a + fs_top)
-        fs_top = 0 if fs_top + 1 == f else fs_top + 1
+        _deal(st, rg, n, left, np.int64(FS_DEAL if k == 1 else FS_EXTRA), np.int64(1), part_mask)
+        board = n_act + take(st, rg, STK_FS)
         hands += 1
-        for t in range(MAXP):
-            _put(st, O_TSC + t, -1)
-        for j in range(nplays):
-            _put(st, O_TSC + team_of(_get(st, O_SEQ + j), n), 0)
-        free = (1 << N_CORNERS) - 1
-        for j in range(nplays):
-            seat = _get(st, O_SEQ + j)
-            seq = _get(st, O_FSEQ + seat)
-            size = _get(st, hn_at(1, seat))
-            held = 0
-            for i in range(size):
-                held |= 1 << ((seq >> (FSEQ_BITS * i)) & KIND_MASK)
-            kind, corner = _greedy(gtab, board, free, held)
-            # the first card of that kind in the order dealt leaves the hand (engine: hand_remove_kind)
-            at = 0
-            while (seq >> (FSEQ_BITS * at)) & KIND_MASK != kind:
-                at += 1
-            low = seq & ((1 << (FSEQ_BITS * at)) - 1)
-            _put(st, O_FSEQ + seat, low | ((seq >> (FSEQ_BITS * (at + 1))) << (FSEQ_BITS * at)))
-            _put(st, hn_at(1, seat), size - 1)
-            free &= ~(1 << corner)
-            _, pts = _points(how, board, corner, kind)
-            team = team_of(seat, n)
-            _put(st, O_TSC + team, _get(st, O_TSC + team) + pts)
-            _put(st, O_PL + j, kind)
+        _play(st, gtab, how, n, board, np.int64(1), nplays)
         best = -1
         n_best = 0
         best_team = -1
         for t in range(nt):
-            v = _get(st, O_TSC + t)
+            v = st[O_TSC + t]
             if v > best:
                 best = v
                 n_best = 1
@@ -139,44 +144,26 @@ def _fs_round(st, rg, gtab, how, n, left, d, a, f, gp_top, gp_bot, fs_top, fs_bo
             winner = best_team
             outcome = FSO_WON if (init_mask >> best_team) & 1 else FSO_LOST
             if outcome == FSO_WON:
-                _put(st, O_TEXTRA + best_team, _get(st, O_TEXTRA + best_team) + 1)
+                st[O_TEXTRA + best_team] += 1
         elif k == FS_MAX_HANDS:
             outcome = FSO_NO_POINT
         else:
             outcome = FSO_TIE
-        # the Fight Song hand's cards go to the bottom of their stacks
-        for j in range(nplays):
-            _put(rg, gp_bot, _get(st, O_PL + j))
-            gp_bot = 0 if gp_bot + 1 == d else gp_bot + 1
-        _put(rg, d + a + fs_bot, board - a)
-        fs_bot = 0 if fs_bot + 1 == f else fs_bot + 1
+        for j in range(nplays):  # the Fight Song hand's cards go to the bottom of their stacks
+            put_bottom(st, rg, STK_GP, st[O_PL + j])
+        put_bottom(st, rg, STK_FS, board - n_act)
         if outcome != FSO_TIE:
             break
     # the cards left in the Fight Song hands go under the Game Play stack, seat by seat from the dealer's left
     for i in range(n):
         s = E.clockwise(left, i, n)
         if (part_mask >> s) & 1:
-            seq = _get(st, O_FSEQ + s)
-            for c in range(_get(st, hn_at(1, s))):
-                _put(rg, gp_bot, (seq >> (FSEQ_BITS * c)) & KIND_MASK)
-                gp_bot = 0 if gp_bot + 1 == d else gp_bot + 1
-            _put(st, O_FSEQ + s, 0)
-            _put(st, hn_at(1, s), 0)
-    return outcome, winner, hands, gp_top, gp_bot, fs_top, fs_bot
-
-
-@njit(cache=True, inline="always")
-def _deal_regular(st, rg, n, left, d, gp_top, count):
-    """`count` cards to every seat's regular hand, one at a time round the table from the dealer's left (engine.deal,
-    layer 0); returns the Game Play stack's new top."""
-    for _ in range(count):
-        for i in range(n):
-            s = E.clockwise(left, i, n)
-            kind = _get(rg, gp_top)
-            gp_top = 0 if gp_top + 1 == d else gp_top + 1
-            _put(st, hc_at(0, s, kind), _get(st, hc_at(0, s, kind)) + 1)
-            _put(st, O_HM + s, _get(st, O_HM + s) | (1 << kind))
-    return gp_top
+            seq = st[O_FSEQ + s]
+            for c in range(st[hn_at(1, s)]):
+                put_bottom(st, rg, STK_GP, (seq >> (FSEQ_BITS * c)) & KIND_MASK)
+            st[O_FSEQ + s] = 0
+            clear_hand(st, 1, s)
+    return outcome, winner, hands
 
 
 # _nrt=False as engine.run: it allocates nothing; nogil: the batch runs it on a pool of threads
@@ -189,13 +176,7 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
     n = rules[E.R_PLAYERS]
     nt = E.n_teams(n)
     d = order_gp.shape[0]
-    a = order_act.shape[0]
-    f = order_fs.shape[0]
     all_seats = (1 << n) - 1
-    step = rules[E.R_STEP]
-    target = rules[E.R_TARGET]
-    rotating = rules[E.R_DEALER] == E.DEALER_ROTATING
-    gone = 2 if n == 2 else 1  # cards a hand takes from each regular hand
     nplays = 4 if n == 2 else n
     for g in range(lo, hi):
         reset_streams(rng, seed, first_game + g)
@@ -203,49 +184,35 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
         if rules[E.R_STACKED] == 0:
             E.shuffle_stacks(st, rg, rng)
         for i in range(d):  # the Game Play cards by kind
-            _put(rg, i, _get(gp_kind, _get(rg, i)))
-        gp_top, gp_bot, act_top, act_bot, fs_top, fs_bot = 0, 0, 0, 0, 0, 0  # (every stack full: its bottom is its top)
+            rg[i] = gp_kind[rg[i]]
         row = out[g]
         for i in range(row.shape[0]):
             row[i] = 0
-        left = 0
-        gp_top = _deal_regular(st, rg, n, left, d, gp_top, rules[E.R_HAND])
-        held_cards = rules[E.R_HAND]  # every regular hand holds as many
+        _deal(st, rg, n, st[S_LEFT], rules[E.R_HAND], np.int64(0), all_seats)
         for s in range(n):  # engine._opening_power, from the counts
-            d0 = _get(st, hc_at(0, s, 0)) + _get(st, hc_at(0, s, 1)) + _get(st, hc_at(0, s, 2))
-            d1 = _get(st, hc_at(0, s, 3)) + _get(st, hc_at(0, s, 4)) + _get(st, hc_at(0, s, 5))
-            d2 = _get(st, hc_at(0, s, 6)) + _get(st, hc_at(0, s, 7)) + _get(st, hc_at(0, s, 8))
-            top = max(d0, max(d1, d2))
-            cat = 0 if top <= 3 else 1 if top == 4 else 2
-            row[col(E.R_POWER, n, nt) + cat * n + s] = 1
+            d0 = st[hc_at(0, s, 0)] + st[hc_at(0, s, 1)] + st[hc_at(0, s, 2)]
+            d1 = st[hc_at(0, s, 3)] + st[hc_at(0, s, 4)] + st[hc_at(0, s, 5)]
+            top = max(d0, max(d1, rules[E.R_HAND] - d0 - d1))
+            row[col(E.R_POWER, n, nt) + (0 if top <= 3 else 1 if top == 4 else 2) * n + s] = 1
         E._drama_look(st, nt, np.int64(0))
-        points, plays_3, plays_2, plays_inner, plays_bonus, plays_0 = 0, 0, 0, 0, 0, 0
+        points, plays_3, plays_2, plays_inner, plays_bonus, plays_0, opportunities = 0, 0, 0, 0, 0, 0, 0
+        fs_rounds, fs_multi, fs_hands, fs_ties, fs_won, fs_lost, fs_no_point = 0, 0, 0, 0, 0, 0, 0
         end, win_mask = np.int64(-1), np.int64(0)
-        hand_no = 0
         while True:
             # a regular hand (engine.play_hand)
+            hand_no = st[S_HANDS]
             starter = hand_no % n
-            if rotating:
-                left = starter
-            board = _get(rg, d + act_top)
-            act_top = 0 if act_top + 1 == a else act_top + 1
-            free = (1 << N_CORNERS) - 1
-            for t in range(nt):
-                _put(st, O_TSC + t, 0)
+            if rules[E.R_DEALER] == E.DEALER_ROTATING:
+                st[S_LEFT] = starter
+            board = take(st, rg, STK_ACT)
             for j in range(nplays):
-                seat = (starter + j) % 2 if n == 2 else E.clockwise(starter, j, n)
-                held = _get(st, O_HM + seat)
-                kind, corner = _greedy(gtab, board, free, held)
-                count = _get(st, hc_at(0, seat, kind)) - 1
-                _put(st, hc_at(0, seat, kind), count)
-                if count == 0:
-                    _put(st, O_HM + seat, held & ~(1 << kind))
-                free &= ~(1 << corner)
-                h, pts = _points(how, board, corner, kind)
-                team = team_of(seat, n)
-                _put(st, O_TSC + team, _get(st, O_TSC + team) + pts)
-                _put(st, O_SEATPTS + seat, _get(st, O_SEATPTS + seat) + pts)
-                _put(st, O_REG + j, kind)
+                st[O_SEQ + j] = (starter + j) % 2 if n == 2 else E.clockwise(starter, j, n)
+            _play(st, gtab, how, n, board, np.int64(0), nplays)
+            for j in range(nplays):
+                st[O_REG + j] = st[O_PL + j]
+                h = st[O_PLH + j]
+                pts = 1 if h == HOW_BONUS else h
+                st[O_SEATPTS + st[O_SEQ + j]] += pts
                 points += pts
                 if h == HOW_BONUS:
                     plays_bonus += 1
@@ -257,27 +224,23 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
                     plays_2 += 1
                 else:
                     plays_0 += 1
-            held_cards -= gone
             for t in range(nt):
-                pts = _get(st, O_TPTS + t) + _get(st, O_TSC + t)
-                _put(st, O_TPTS + t, pts)
-                crossed = pts // step
-                new = crossed - _get(st, O_TCROSS + t)
-                _put(st, O_TPEND + t, _get(st, O_TPEND + t) + new)
-                row[col(E.R_FS_OPP, n, nt)] += new
-                _put(st, O_TCROSS + t, crossed)
-                _put(st, O_XSNAP + t, _get(st, O_TEXTRA + t))
-            hand_no += 1
-            st[S_HANDS] = hand_no
+                st[O_TPTS + t] += st[O_TSC + t]
+                crossed = st[O_TPTS + t] // rules[E.R_STEP]
+                st[O_TPEND + t] += crossed - st[O_TCROSS + t]
+                opportunities += crossed - st[O_TCROSS + t]
+                st[O_TCROSS + t] = crossed
+                st[O_XSNAP + t] = st[O_TEXTRA + t]
+            st[S_HANDS] = hand_no + 1
             # its Fight Song rounds (engine.play_opportunities)
             while True:
-                init_mask = 0
+                init_mask = np.int64(0)
                 n_init = 0
                 for t in range(nt):
-                    if _get(st, O_TPEND + t) > 0:
+                    if st[O_TPEND + t] > 0:
                         init_mask |= 1 << t
                         n_init += 1
-                        _put(st, O_TPEND + t, _get(st, O_TPEND + t) - 1)
+                        st[O_TPEND + t] -= 1
                 if init_mask == 0:
                     break
                 part_mask = all_seats
@@ -289,75 +252,68 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
                         part_mask = (1 << chooser) | (1 << choose_battle(st, pol, par, rng, chooser))
                     else:
                         part_mask = init_mask
-                outcome, _, hands, gp_top, gp_bot, fs_top, fs_bot = _fs_round(
-                    st, rg, gtab, how, n, left, d, a, f, gp_top, gp_bot, fs_top, fs_bot, init_mask, part_mask)
-                row[col(E.R_FS_ROUNDS, n, nt)] += 1
-                row[col(E.R_FS_HANDS, n, nt)] += hands
-                row[col(E.R_FS_TIES, n, nt)] += hands - 1 if outcome != FSO_NO_POINT else hands
-                if n_init > 1:
-                    row[col(E.R_FS_MULTI, n, nt)] += 1
-                if outcome == FSO_WON:
-                    row[col(E.R_FS_WON, n, nt)] += 1
-                elif outcome == FSO_LOST:
-                    row[col(E.R_FS_LOST, n, nt)] += 1
-                else:
-                    row[col(E.R_FS_NO_POINT, n, nt)] += 1
+                outcome, _, hands = _fs_round(st, rg, gtab, how, n, init_mask, part_mask)
+                fs_rounds += 1
+                fs_hands += hands
+                fs_ties += hands - 1 if outcome != FSO_NO_POINT else hands
+                fs_multi += 1 if n_init > 1 else 0
+                fs_won += 1 if outcome == FSO_WON else 0
+                fs_lost += 1 if outcome == FSO_LOST else 0
+                fs_no_point += 1 if outcome != FSO_WON and outcome != FSO_LOST else 0
             # the hand's cards go back (engine.return_hand)
             for j in range(nplays):
-                _put(rg, gp_bot, _get(st, O_REG + j))
-                gp_bot = 0 if gp_bot + 1 == d else gp_bot + 1
-            _put(rg, d + act_bot, board)
-            act_bot = 0 if act_bot + 1 == a else act_bot + 1
-            E._drama_look(st, nt, hand_no)
+                put_bottom(st, rg, STK_GP, st[O_REG + j])
+            put_bottom(st, rg, STK_ACT, board)
+            E._drama_look(st, nt, st[S_HANDS])
             # the end (engine.check_end)
             top = -1
             n_reached = 0
             for t in range(nt):
-                v = _get(st, O_TPTS + t) + _get(st, O_TEXTRA + t)
-                if v >= target:
-                    n_reached += 1
-                if v > top:
-                    top = v
+                v = st[O_TPTS + t] + st[O_TEXTRA + t]
+                n_reached += 1 if v >= rules[E.R_TARGET] else 0
+                top = max(top, v)
             if n_reached > 0:
-                tied = 0
+                tied = np.int64(0)
                 n_tied = 0
                 for t in range(nt):
-                    if _get(st, O_TPTS + t) + _get(st, O_TEXTRA + t) == top:
+                    if st[O_TPTS + t] + st[O_TEXTRA + t] == top:
                         tied |= 1 << t
                         n_tied += 1
                 if n_tied == 1:
                     end = END_ALONE if n_reached == 1 else END_HIGHEST
-                    win_mask = np.int64(tied)
+                    win_mask = tied
                 else:  # an exact tie at the top: a Fight Song round between the tied teams
-                    part = 0
+                    part = np.int64(0)
                     for s in range(n):
                         if (tied >> team_of(s, n)) & 1:
                             part |= 1 << s
-                    outcome, winner, hands, gp_top, gp_bot, fs_top, fs_bot = _fs_round(
-                        st, rg, gtab, how, n, left, d, a, f, gp_top, gp_bot, fs_top, fs_bot, tied, part)
-                    row[col(E.R_TB_ROUNDS, n, nt)] += 1
-                    row[col(E.R_TB_HANDS, n, nt)] += hands
-                    if outcome == FSO_WON:
-                        end = END_TIEBREAK
-                        win_mask = np.int64(1 << winner)
-                    else:
-                        end = END_SHARED
-                        win_mask = np.int64(tied)
+                    outcome, winner, hands = _fs_round(st, rg, gtab, how, n, tied, part)
+                    row[col(E.R_TB_ROUNDS, n, nt)] = 1
+                    row[col(E.R_TB_HANDS, n, nt)] = hands
+                    end = END_TIEBREAK if outcome == FSO_WON else END_SHARED
+                    win_mask = np.int64(1 << winner) if outcome == FSO_WON else tied
                 break
-            if hand_no >= rules[E.R_MAX_HANDS]:
+            if st[S_HANDS] >= rules[E.R_MAX_HANDS]:
                 end = END_STALL
                 break
-            if held_cards <= rules[E.R_REFILL_AT]:
-                gp_top = _deal_regular(st, rg, n, left, d, gp_top, rules[E.R_REFILL_CARDS])
-                held_cards += rules[E.R_REFILL_CARDS]
+            if st[hn_at(0, 0)] <= rules[E.R_REFILL_AT]:
+                _deal(st, rg, n, st[S_LEFT], rules[E.R_REFILL_CARDS], np.int64(0), all_seats)
                 row[col(E.R_REFILLS, n, nt)] += 1
         row[col(E.R_POINTS, n, nt)] = points
-        row[col(E.R_PLAYS, n, nt)] = nplays * hand_no
+        row[col(E.R_PLAYS, n, nt)] = nplays * st[S_HANDS]
         row[col(E.R_P3, n, nt)] = plays_3
         row[col(E.R_P2, n, nt)] = plays_2
         row[col(E.R_P1_INNER, n, nt)] = plays_inner
         row[col(E.R_P1_BONUS, n, nt)] = plays_bonus
         row[col(E.R_P0, n, nt)] = plays_0
+        row[col(E.R_FS_OPP, n, nt)] = opportunities
+        row[col(E.R_FS_ROUNDS, n, nt)] = fs_rounds
+        row[col(E.R_FS_MULTI, n, nt)] = fs_multi
+        row[col(E.R_FS_HANDS, n, nt)] = fs_hands
+        row[col(E.R_FS_TIES, n, nt)] = fs_ties
+        row[col(E.R_FS_WON, n, nt)] = fs_won
+        row[col(E.R_FS_LOST, n, nt)] = fs_lost
+        row[col(E.R_FS_NO_POINT, n, nt)] = fs_no_point
         E.result_row(st, rules, row, end, win_mask, tr, False)
 
 
