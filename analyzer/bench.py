@@ -41,6 +41,9 @@ CASES = {
     "distance: lookahead vs 3 greedy": {"game": "distance", "players": 4, "all_seats": {"policy": "greedy"},
                                         "seats": {"0": {"policy": "lookahead"}}, "bench_games": 10_000},
     "fightsong: 4 greedy players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"}},
+    # the same games by the general game loop, not the greedy fast path (fightsong/fast.py: general_path)
+    "fightsong: 4 greedy players (general path)": {"game": "fightsong", "players": 4,
+                                                   "all_seats": {"policy": "greedy"}, "general_path": True},
     "fightsong: 4 team players": {"game": "fightsong", "players": 4, "all_seats": {"policy": "team"}},
     # a lookahead game costs hundreds of greedy playouts: timed on BENCH_GAMES games, not the bench's million
     "fightsong: lookahead vs greedy": {"game": "fightsong", "players": 4, "all_seats": {"policy": "greedy"},
@@ -48,6 +51,17 @@ CASES = {
     "bards: random": {"game": "bards", "players": 2,
                       "all_seats": {"policy": "random", "play": "random", "choose": "random", "setup": "random"}},
 }
+
+
+def _general_path(on):
+    """Fight Song's general game loop in place of its greedy fast path, if on (a case's "general_path")."""
+    from contextlib import nullcontext
+
+    if not on:
+        return nullcontext()
+    from analyzer.games.fightsong.fast import general_path
+
+    return general_path()
 
 
 REPEATS = 3  # each warm figure is the best of this many runs, as the C program reports its best of 3
@@ -214,7 +228,8 @@ def run_bench(games=1_000_000, only=None):
         print(f"{'case (warm)':40s} {'kernel games/s':>15s} {'run games/s':>13s} {'run/kernel':>10s}")
     for name, raw in cases:
         raw = dict(raw)
-        kernel, full = _warm(raw, min(games, raw.pop("bench_games", games)))
+        with _general_path(raw.pop("general_path", False)):
+            kernel, full = _warm(raw, min(games, raw.pop("bench_games", games)))
         print(f"{name:40s} {kernel:15,.0f} {full:13,.0f} {full / kernel:10.2f}", flush=True)
     compare_with_c(cases, games)
     searches = search_cases(only)

@@ -14,6 +14,8 @@ game's pieces are plain functions of a few arrays (the general loop passes the T
 to every play_board and fight_song_round call). Indices are unsigned (_get, _put): numba then adds no
 wraparound of negative indices.
 """
+from contextlib import contextmanager
+
 import numpy as np
 from numba import njit
 
@@ -330,11 +332,26 @@ def play_block(seed, first_game, lo, hi, cfg, out):
                  tab.how.reshape(-1), tab.gtab.reshape(-1), tab.pol, tab.par, out, st, rg, rng, E.NO_TRACE)
 
 
+GENERAL_PATH = False  # True: fast.batch plays every table by the general loop (general_path: analyzer bench)
+
+
+@contextmanager
+def general_path():
+    """Within it, the batch plays greedy tables by the general loop too (the same games): `analyzer bench` times
+    both paths in one run."""
+    global GENERAL_PATH
+    before, GENERAL_PATH = GENERAL_PATH, True
+    try:
+        yield
+    finally:
+        GENERAL_PATH = before
+
+
 def batch(seed, first_game, cfg, out, fast_path=1):
     """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads: by greedy_block
-    where greedy_fast allows, else engine.batch; fast_path 0: always engine.batch (the same games: tests and the
-    bench compare them)."""
-    if fast_path and greedy_fast(cfg):
+    where greedy_fast allows, else engine.batch; fast_path 0 (or within general_path): always engine.batch (the
+    same games: tests and the bench compare them)."""
+    if fast_path and not GENERAL_PATH and greedy_fast(cfg):
         run_in_blocks(play_block, out.shape[0], E.CHUNK, (seed, first_game), (cfg, out))
     else:
         E.batch(seed, first_game, cfg, out)
