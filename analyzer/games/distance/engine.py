@@ -24,7 +24,7 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_PSIZE, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
     S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
@@ -406,47 +406,25 @@ def greedy_fast(st, rates):
     return 1
 
 
-FAR = 1 << 40  # greedy_turns' hand size of a seat past the players: never the fewest
+# greedy_turns' drama, in one word each: seat s in the 12-bit lane at bit 12s, five lanes (MAXP), bit 11 of each
+# lane a guard, so that one subtraction compares all five lanes (values below the guard, 2048)
+LANE = 12
+LANE_ONES = 0x001001001001001  # 1 in each lane
+LANE_GUARDS = LANE_ONES << 11
+LANE_VALUE = 0x7FF  # a lane's value bits
+FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
+SEGMENT = 256  # turns between flushes of greedy_turns' packed counters (16-bit fields: 256 x 225 cards < 2**16)
 
 
 @njit(cache=True, inline="always")
-def _set_five(five, i, value):
-    """The UniTuple `five` with item i (0..4) replaced by value: selects, no branch."""
-    return (value if i == 0 else five[0], value if i == 1 else five[1], value if i == 2 else five[2],
-            value if i == 3 else five[3], value if i == 4 else five[4])
+def _lane(word, s):
+    return (word >> (LANE * s)) & LANE_VALUE
 
 
 @njit(cache=True, inline="always")
-def _get_five(five, i):
-    return five[0] if i == 0 else (five[1] if i == 1 else (five[2] if i == 2 else (five[3] if i == 3 else five[4])))
-
-
-@njit(cache=True, inline="always")
-def _look_five(turn, sizes, lasts, deficits, leader, changes):
-    """drama.look after turn `turn` for the hand sizes of up to five seats held in registers (UniTuples; the
-    standing is minus the hand size; a seat past the players holds FAR cards): the same leader, lead changes,
-    last turns trailing and largest deficits, with no data-dependent branch and no memory traffic.
-    Returns (lasts, deficits, leader, changes)."""
-    fewest = min(min(min(sizes[0], sizes[1]), min(sizes[2], sizes[3])), sizes[4])
-    # the first seat with the fewest (look's `at`), and how many hold that few
-    at = 4
-    at = 3 if sizes[3] == fewest else at
-    at = 2 if sizes[2] == fewest else at
-    at = 1 if sizes[1] == fewest else at
-    at = 0 if sizes[0] == fewest else at
-    n_top = ((1 if sizes[0] == fewest else 0) + (1 if sizes[1] == fewest else 0) + (1 if sizes[2] == fewest else 0)
-             + (1 if sizes[3] == fewest else 0) + (1 if sizes[4] == fewest else 0))
-    d0, d1, d2, d3, d4 = (sizes[0] - fewest, sizes[1] - fewest, sizes[2] - fewest, sizes[3] - fewest,
-                          sizes[4] - fewest)
-    lasts = (turn if d0 > 0 else lasts[0], turn if d1 > 0 else lasts[1], turn if d2 > 0 else lasts[2],
-             turn if d3 > 0 else lasts[3], turn if d4 > 0 else lasts[4])
-    deficits = (max(deficits[0], d0), max(deficits[1], d1), max(deficits[2], d2), max(deficits[3], d3),
-                max(deficits[4], d4))
-    # drama._take_lead, in arithmetic: with selects LLVM made it a branch, as unpredictable as the game
-    sole = np.int64(n_top == 1)
-    changes += sole & np.int64(leader >= 0) & np.int64(leader != at)
-    leader += (at - leader) * sole
-    return lasts, deficits, leader, changes
+def _lanes_at_least(a, b):
+    """Lanes of all-ones value bits where a's lane >= b's, zero elsewhere (lanes below the guard)."""
+    return ((((a | LANE_GUARDS) - b) & LANE_GUARDS) >> 11) * LANE_VALUE
 
 
 # _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
@@ -454,9 +432,12 @@ def _look_five(turn, sizes, lasts, deficits, leader, changes):
 def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     """play_turns for a game of greedy seats only, without trace or human error (greedy_fast), the letter needed
     not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
-    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind). "Can she play" is one AND
-    with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three counts shifted out of the
-    word (O_LTHREE), the play a subtraction, a drawn card an addition. Returns play_turns' (seat, turn, dry, end)."""
+    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind).
+    "Can she play" is one AND with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three
+    counts shifted out of the word (O_LTHREE), the play a subtraction, a drawn card an addition. The hand sizes,
+    largest deficits and last turns trailing of the drama block are one word each (12-bit lanes, drama.look for
+    all seats in a few word operations), the counts of the result row one word of 16-bit fields: both flushed
+    every SEGMENT turns. Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
     for s in range(n):
@@ -468,140 +449,161 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
     step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
-    # the drama block from here on by look (_look_five, in registers), not look_one: the same results, no
-    # data-dependent branch; what look_one left stale (the units trailing now) first settled
+    # the drama block from here on by look (in lanes), not look_one: the same results, no data-dependent
+    # branch; what look_one left stale (the units trailing now) first settled
     drama.settle(st, O_DRAMA, n, turn)
     stand = O_DRAMA + drama.D_STAND
-    lasts = (0, 0, 0, 0, 0)
-    deficits = (0, 0, 0, 0, 0)
-    for s in range(MAXP):  # (MAXP: 5, the tuples' size)
-        st[O_PSIZE + s] = st[O_HN + s] if s < n else FAR
+    sizes, deficits = 0, 0
+    for s in range(MAXP):
+        sizes += (st[O_HN + s] if s < n else FAR) << (LANE * s)
     for s in range(n):
-        unit = stand + drama.D_UNIT * s
-        lasts = _set_five(lasts, s, st[unit + drama.D_LAST])
-        deficits = _set_five(deficits, s, st[unit + drama.D_DEFICIT])
+        deficits += st[stand + drama.D_UNIT * s + drama.D_DEFICIT] << (LANE * s)
     leader = st[O_DRAMA + drama.D_LEADER]
+    leader_bit = 0 if leader < 0 else 1 << (LANE * leader)  # the sole leader's lane as its lowest bit
     changes = st[O_DRAMA + drama.D_CHANGES]
     need = st[S_NEED]
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
     n_disc = st[S_NDISC]
-    drawn_total, passes, reshuffles, wilds_used, plays, multi = 0, 0, 0, 0, 0, 0
+    # three draws at once while pos < three_from (draw_limit 3 and three cards or more in stock)
+    three_from = n_stock - 2 if draw_limit == 3 else -1
     end = END_NONE
-    while turn < stop:
-        turn += 1
-        hand = _get(st, O_PHAND + seat)
-        hand_size = _get(st, O_PSIZE + seat)
-        letter_nibbles = _get(st, O_LNIBBLES + need)
-        next_need = need + step
-        next_need = next_need - 7 if next_need >= 7 else next_need
-        if hand & letter_nibbles != 0:
-            # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
-            at = O_LTHREE + PACK_FITTING * need
-            kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
-            best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
-            count1 = (hand >> (4 * kind1)) & 15
-            best_kind = kind1 if count1 > best_count else best_kind
-            best_count = max(best_count, count1)
-            count2 = (hand >> (4 * kind2)) & 15
-            best_kind = kind2 if count2 > best_count else best_kind
-            best_count = max(best_count, count2)
-            held_wilds = hand & wild_nibbles
-            hand = hand - (best_count << (4 * best_kind)) - held_wilds
-            # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
-            n_disc = _lay(st, n_disc, best_kind, best_count)
-            wilds = 0
-            if held_wilds != 0:
-                for j in range(n_wild_kinds):
-                    wild_kind = kinds_of(st, WILD_LIST, j)
-                    count = (held_wilds >> (4 * wild_kind)) & 15
-                    n_disc = _lay(st, n_disc, wild_kind, count)
-                    wilds += count
-            played = best_count + wilds
-            hand_size -= played
-            plays += 1
-            wilds_used += wilds
-            multi += 1 if played > 1 else 0
-            need = next_need
-            acted = 1
-        elif draw_limit == 3 and n_stock - pos >= 3:
-            # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
-            # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
-            kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
-            kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
-            kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
-            card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
-            # miss_i: 1 if cards 0..i all fail to fit
-            miss0 = 1 if card0 & letter_nibbles == 0 else 0
-            miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
-            miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
-            fitted = 1 - miss2
-            misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
-            hand += card0 * miss0 + card1 * miss1 + card2 * miss2
-            drawn = misses + fitted
-            pos += drawn
-            fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
-            _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
-            _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
-            n_disc += fitted
-            plays += fitted
-            wilds_used += fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
-            need = next_need if fitted else need
-            hand_size += misses
-            drawn_total += drawn
-            passes += miss2
-            acted = 1
-        else:
-            # draw_until_fits: one card at a time; a card that fits is played at once (alone)
-            drawn = 0
-            fitted = 0
-            while draw_limit == 0 or drawn < draw_limit:
-                if pos == n_stock:
-                    st[S_NDISC] = n_disc
-                    m = reshuffle(st, rng, tr, np.int64(0))
-                    if m == 0:
+    while turn < stop and end == END_NONE:
+        first = turn
+        last_turn = min(stop, turn + SEGMENT)
+        counts = 0  # cards drawn | passes << 16 | wilds used << 32 | plays of two or more << 48
+        trailed = 0  # per lane: the segment's last turn trailing, minus `first` (0: none)
+        shift = LANE * seat
+        while turn < last_turn:
+            turn += 1
+            hand = _get(st, O_PHAND + seat)
+            letter_nibbles = _get(st, O_LNIBBLES + need)
+            next_need = need + step
+            next_need = next_need - 7 if next_need >= 7 else next_need
+            if hand & letter_nibbles != 0:
+                # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
+                at = O_LTHREE + PACK_FITTING * need
+                kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
+                best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
+                count1 = (hand >> (4 * kind1)) & 15
+                best_kind = kind1 if count1 > best_count else best_kind
+                best_count = max(best_count, count1)
+                count2 = (hand >> (4 * kind2)) & 15
+                best_kind = kind2 if count2 > best_count else best_kind
+                best_count = max(best_count, count2)
+                held_wilds = hand & wild_nibbles
+                hand = hand - (best_count << (4 * best_kind)) - held_wilds
+                # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
+                n_disc = _lay(st, n_disc, best_kind, best_count)
+                wilds = 0
+                if held_wilds != 0:
+                    for j in range(n_wild_kinds):
+                        wild_kind = kinds_of(st, WILD_LIST, j)
+                        count = (held_wilds >> (4 * wild_kind)) & 15
+                        n_disc = _lay(st, n_disc, wild_kind, count)
+                        wilds += count
+                played = best_count + wilds
+                sizes -= played << shift
+                counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
+                need = next_need
+                dry = 0
+            elif pos < three_from:
+                # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
+                # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
+                kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+                kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
+                kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
+                card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
+                # miss_i: 1 if cards 0..i all fail to fit
+                miss0 = 1 if card0 & letter_nibbles == 0 else 0
+                miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
+                miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
+                fitted = 1 - miss2
+                misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
+                hand += card0 * miss0 + card1 * miss1 + card2 * miss2
+                drawn = misses + fitted
+                pos += drawn
+                fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
+                _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
+                _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
+                n_disc += fitted
+                wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
+                need = next_need if fitted else need
+                sizes += misses << shift
+                counts += drawn + (miss2 << 16) + (wild << 32)
+                dry = 0
+            else:
+                # draw_until_fits: one card at a time; a card that fits is played at once (alone)
+                drawn = 0
+                fitted = 0
+                while draw_limit == 0 or drawn < draw_limit:
+                    if pos == n_stock:
+                        st[S_NDISC] = n_disc
+                        m = reshuffle(st, rng, tr, np.int64(0))
+                        if m == 0:
+                            break
+                        out[col(R_RESHUFFLES, n)] += 1
+                        pos, n_stock, n_disc = 0, m, 1
+                        three_from = n_stock - 2 if draw_limit == 3 else -1
+                    kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+                    pos += 1
+                    drawn += 1
+                    card = 1 << (4 * kind)
+                    if card & letter_nibbles != 0:
+                        n_disc = _lay(st, n_disc, kind, 1)
+                        counts += (1 if card & wild_nibbles != 0 else 0) << 32
+                        need = next_need
+                        fitted = 1
                         break
-                    reshuffles += 1
-                    pos, n_stock, n_disc = 0, m, 1
-                kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
-                pos += 1
-                drawn += 1
-                card = 1 << (4 * kind)
-                if card & letter_nibbles != 0:
-                    n_disc = _lay(st, n_disc, kind, 1)
-                    plays += 1
-                    wilds_used += 1 if card & wild_nibbles != 0 else 0
-                    need = next_need
-                    fitted = 1
-                    break
-                hand += card
-            hand_size += drawn - fitted
-            drawn_total += drawn
-            passes += 1 - fitted
-            acted = 1 if drawn > 0 else 0
-        _put(st, O_PHAND + seat, hand)
-        _put(st, O_PSIZE + seat, hand_size)
-        # (five loads, not a tuple updated at `seat`: LLVM made that a jump table on the seat)
-        sizes = (_get(st, O_PSIZE), _get(st, O_PSIZE + 1), _get(st, O_PSIZE + 2), _get(st, O_PSIZE + 3),
-                 _get(st, O_PSIZE + 4))
-        lasts, deficits, leader, changes = _look_five(turn, sizes, lasts, deficits, leader, changes)
-        # after_turn
-        if hand_size == 0:
-            end = END_WON
-            break
-        dry = 0 if acted else dry + 1
-        if dry >= n:
-            end = END_DEADLOCK
-            break
-        seat += 1
-        if seat == n:
-            seat = 0
+                    hand += card
+                sizes += (drawn - fitted) << shift
+                counts += drawn + ((1 - fitted) << 16)
+                dry = 0 if drawn > 0 else dry + 1
+            _put(st, O_PHAND + seat, hand)
+            # drama.look: the fewest cards, each lane's distance from it (0: among the leaders)
+            fewest = min(min(min(_lane(sizes, 0), _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
+                         _lane(sizes, 4))
+            behind = sizes - fewest * LANE_ONES
+            trailing = _lanes_at_least(behind, LANE_ONES)
+            trailed = (trailed & ~trailing) | ((turn - first) * LANE_ONES & trailing)
+            at_least = _lanes_at_least(deficits, behind)
+            deficits = (deficits & at_least) | (behind & ~at_least)
+            # the leaders' lanes (their lowest bits): a sole leader takes the lead (drama._take_lead, in arithmetic)
+            leaders = ~trailing & LANE_ONES
+            sole = np.int64((((leaders * LANE_ONES) >> (LANE * (MAXP - 1))) & LANE_VALUE) == 1)  # lane 4: their number
+            changes += sole & np.int64(leader_bit != 0) & np.int64(leader_bit != leaders)
+            leader_bit = leaders if sole else leader_bit
+            # after_turn
+            if hand == 0:
+                end = END_WON
+                break
+            if dry >= n:
+                end = END_DEADLOCK
+                break
+            seat += 1
+            shift += LANE
+            if seat == n:
+                seat = 0
+                shift = 0
+        # the segment's counters into the row and the drama block
+        passes = (counts >> 16) & 0xFFFF
+        out[col(R_DRAWN, n)] += counts & 0xFFFF
+        out[col(R_PASSES, n)] += passes
+        out[col(R_WILDS, n)] += (counts >> 32) & 0xFFFF
+        out[col(R_PLAYS, n)] += turn - first - passes  # every turn is a play or a pass
+        out[col(R_MULTI, n)] += counts >> 48
+        for s in range(n):
+            if _lane(trailed, s) != 0:
+                st[stand + drama.D_UNIT * s + drama.D_LAST] = first + _lane(trailed, s)
+    leader = -1
+    for s in range(n):
+        if leader_bit == 1 << (LANE * s):
+            leader = s
     for s in range(n):
         unit = stand + drama.D_UNIT * s
-        st[O_HN + s] = st[O_PSIZE + s]
-        st[unit] = -st[O_PSIZE + s]
-        st[unit + drama.D_LAST] = _get_five(lasts, s)
-        st[unit + drama.D_DEFICIT] = _get_five(deficits, s)
+        st[O_HN + s] = _lane(sizes, s)
+        st[unit] = -_lane(sizes, s)
+        st[unit + drama.D_DEFICIT] = _lane(deficits, s)
     st[O_DRAMA + drama.D_LEADER] = leader
     st[O_DRAMA + drama.D_CHANGES] = changes
     st[S_NEED] = need
@@ -616,12 +618,6 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             st[O_CNT + s * MAXK + k] = count
             wilds += count if st[O_KMASK + k] == ALL else 0
         st[O_NWILD + s] = wilds
-    out[col(R_DRAWN, n)] += drawn_total
-    out[col(R_PASSES, n)] += passes
-    out[col(R_RESHUFFLES, n)] += reshuffles
-    out[col(R_WILDS, n)] += wilds_used
-    out[col(R_PLAYS, n)] += plays
-    out[col(R_MULTI, n)] += multi
     return seat, turn, dry, end
 
 

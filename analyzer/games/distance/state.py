@@ -101,8 +101,6 @@ STATE = Layout("The Distance's state", [
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): standings = minus the hand sizes"),
     ("O_PHAND", MAXP, "greedy_turns' hands, packed (the counts of O_CNT, 4 bits per kind); O_CNT is written back "
      "when it stops"),
-    ("O_PSIZE", MAXP, "greedy_turns' hand sizes (O_HN is written back when it stops), engine.FAR cards for a seat "
-     "past the players: its drama reads all five each turn"),
 ], size_name="ST_SIZE")
 # (the short names the rules use for the players, cards and kinds)
 STATE.define(globals(), aliases={"S_N": "C_PLAYERS", "S_NCARDS": "C_NCARDS", "S_NKINDS": "C_NKINDS"})
