@@ -123,6 +123,6 @@ def shuffle_drawn(state, stream, arr, n, draws):
     ctr = state[2 * stream + 1]
     for k in range(n - 1):
         draws[k] = _scaled(mix64(key + (ctr + np.uint64(k + 1)) * GOLDEN), n - k)  # below(i + 1), i = n - 1 - k
-    for k in range(n - 1):
-        _swap(arr, n - 1 - k, draws[k])
+    for k in range(n - 1):  # (unsigned indices: no wraparound of negative ones to compute)
+        _swap(arr, np.uint64(n - 1 - k), np.uint64(draws[k]))
     state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))

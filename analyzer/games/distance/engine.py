@@ -25,7 +25,7 @@ from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
     O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
-    S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
+    S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
@@ -262,12 +262,23 @@ def begin(st, rng, out, tr, on):
     if k >= 0:
         for i in range(st[S_NCARDS]):
             tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
-    # the deal: one card at a time round the table, starting with seat 0 (the last seat deals)
-    for _ in range(st[C_HAND]):
+    # the deal: one card at a time round the table, starting with seat 0 (the last seat deals); add_to_hand's
+    # work with the stock's position and the hand sizes kept in registers (not a store and a load per card)
+    pos = st[S_POS]
+    ids = st[S_IDS]
+    hand = st[C_HAND]
+    for r in range(hand):
         for s in range(n):
-            c = st[O_STOCK + st[S_POS]]
-            st[S_POS] += 1
-            add_to_hand(st, s, c)
+            c = _get(st, O_STOCK + pos)
+            pos += 1
+            if ids:
+                _put(st, O_HAND + s * MAXC + st[O_HN + s] + r, c)
+            kind = _get(st, O_CKIND + c)
+            _put(st, O_CNT + s * MAXK + kind, _get(st, O_CNT + s * MAXK + kind) + 1)
+            _put(st, O_NWILD + s, _get(st, O_NWILD + s) + (1 if _get(st, O_KMASK + kind) == ALL else 0))
+    for s in range(n):
+        st[O_HN + s] += hand
+    st[S_POS] = pos
     _opening_power(st, out, col(R_POWER, n))
     _drama_look(st, 0)
     for s in range(n):

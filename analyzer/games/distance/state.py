@@ -226,9 +226,12 @@ def reshuffle(st, rng, tr, on):
         return 0
     top = st[O_DISC + m]
     for i in range(m):
-        c = st[O_DISC + i]
-        st[O_STOCK + i] = c
-        st[O_DCNT + st[O_CKIND + c]] -= 1
+        st[np.uint64(O_STOCK + i)] = st[np.uint64(O_DISC + i)]
+    # the pile is down to its top card: the counts of that card alone (not a decrement per card moved, each
+    # waiting on the last when the pile holds runs of one kind)
+    for k in range(st[C_NKINDS]):
+        st[O_DCNT + k] = 0
+    st[O_DCNT + st[O_CKIND + top]] = 1
     shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + m], m, st[O_DRAWS:O_DRAWS + m])
     st[O_DISC] = top
     st[S_NDISC] = 1
