@@ -80,6 +80,19 @@ def test_a_deck_of_its_own_packs_or_takes_the_general_loop(tmp_path):
     assert config[S.C_PACKED] == 0 and E.greedy_fast(config, rates) == 0
 
 
+def test_long_games_play_the_same_across_the_flushes_of_the_packed_counters(tmp_path):
+    # no F or G in the deck: the letter F waits for a wild, so many games run past greedy_turns' SEGMENT turns,
+    # after which its row counts and drama lanes are flushed and started afresh
+    path = write_deck(tmp_path, "A,A,6\nB,B,6\nC,C,6\nD,D,6\nE,E,6\nW,*,2\n")
+    (config, rates, names), _ = encoded(3, {"deck_file": path, "hand_size": 4})
+    assert E.greedy_fast(config, rates) == 1
+    fast, general = both_paths((config, rates, names), 3, 500)
+    assert_same(fast, general, 3)
+    cols = GAME.columns(3)
+    assert (fast[:, cols.index("length")] > 2 * E.SEGMENT).any()
+    assert (fast[:, cols.index("decided_at")] > E.SEGMENT).any()  # a last turn trailing in a later segment
+
+
 def test_the_fast_path_is_only_for_untraced_greedy_games_without_human_error():
     (config, rates, _), _ = encoded(4, {"misplay_rate": 0.01})
     assert E.greedy_fast(config, rates) == 0
