@@ -221,7 +221,7 @@ def test_hostile_strength_rungs(tmp_path):
              {"label": "=HYPERLINK(\"http://evil.example\",\"x\") <script>alert(1)</script>", "policy": "threshold"},
              {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
     raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 300, "seed": 4, "players": 3,
-           "strength": {"rungs": rungs}}
+           "strength": {"rungs": rungs, "budgets": [16]}}  # (one search rung: the default three took 4 minutes)
     out = run_cli(tmp_path, raw, "strength")
     names = [r["label"] for r in rungs]
     check_csv(out, names)
