@@ -241,18 +241,11 @@ def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None, resu
             emit(st, tr, on, EV_PLAY, seat, card, corner, h, pts, board, layer, j + 1, st[hn_at(layer, seat)])
 
 
-@njit(cache=True)
-def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, part_mask, look=None, resume=None):
-    """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
-    regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
-    FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
-    before a replay. Returns (outcome, winning team or -1, Fight Song hands played).
-    look: the lookahead's scratch (play_board). resume: a search's run resuming this round at its Fight Song
-    hand resume[RS_FS_HAND], on the board resume[RS_BOARD] (already dealt and turned up; play_board resumes it at
-    resume[RS_PLAY]); paused before a play, it writes the round's kind, hand, teams and seats there and returns at once.
-    The default kernels leave both out."""
-    n = st[S_N]
-    nt = n_teams(n)
+@njit(cache=True, inline="always")  # callers: fight_song_round, and the greedy fast path's (fast.py)
+def fs_round_order(st, n, nt, init_mask, part_mask):
+    """(starter, plays a hand) of a Fight Song round, its playing order written to O_SEQ. The starter: with one
+    initiating team, its first player clockwise from the dealer's left; otherwise the first playing seat from the
+    dealer's left (the player left of the dealer when all play)."""
     n_init = 0
     first_init = -1
     for t in range(nt):
@@ -260,8 +253,6 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
             n_init += 1
             if first_init < 0:
                 first_init = t
-    # the starter: with one initiating team, its first player clockwise from the dealer's left;
-    # otherwise the first playing seat from the dealer's left (the player left of the dealer when all play)
     left = st[S_LEFT]
     starter = -1
     for i in range(n):
@@ -275,6 +266,47 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
         if (part_mask >> s) & 1:
             st[O_SEQ + nplays] = s
             nplays += 1
+    return starter, nplays
+
+
+@njit(cache=True, inline="always")  # callers: fight_song_round, and the greedy fast path's (fast.py)
+def fs_hand_outcome(st, nt, init_mask, k):
+    """(outcome, winning team or -1) of Fight Song hand k from the teams' hand scores (O_TSC): a sole highest team
+    wins (FSO_WON, and its extra point, if it initiated; else FSO_LOST); a tie is replayed (FSO_TIE) unless this
+    was the last hand (FSO_NO_POINT)."""
+    best = -1
+    n_best = 0
+    best_team = -1
+    for t in range(nt):
+        v = st[O_TSC + t]
+        if v > best:
+            best = v
+            n_best = 1
+            best_team = t
+        elif v == best:
+            n_best += 1
+    if n_best == 1:
+        outcome = FSO_WON if (init_mask >> best_team) & 1 else FSO_LOST
+        if outcome == FSO_WON:
+            st[O_TEXTRA + best_team] += 1
+        return outcome, best_team
+    return (FSO_NO_POINT if k == FS_MAX_HANDS else FSO_TIE), -1
+
+
+@njit(cache=True)
+def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, part_mask, look=None, resume=None):
+    """A Fight Song round: initiating teams init_mask (bits), playing seats part_mask (bits). The
+    regular hands stay set aside in layer 0; each player is dealt FS_DEAL cards (layer 1), and up to
+    FS_MAX_HANDS Fight Song hands are played, each on a new Fight Song card, FS_EXTRA more card each
+    before a replay. Returns (outcome, winning team or -1, Fight Song hands played).
+    look: the lookahead's scratch (play_board). resume: a search's run resuming this round at its Fight Song
+    hand resume[RS_FS_HAND], on the board resume[RS_BOARD] (already dealt and turned up; play_board resumes it at
+    resume[RS_PLAY]); paused before a play, it writes the round's kind, hand, teams and seats there and returns at once.
+    The default kernels leave both out."""
+    n = st[S_N]
+    nt = n_teams(n)
+    left = st[S_LEFT]
+    starter, nplays = fs_round_order(st, n, nt, init_mask, part_mask)
     if on:
         emit(st, tr, on, EV_FS_ROUND, kind, init_mask, part_mask, starter)
     if resume is not None and resume[RS_PENDING] == RESUME_FS:
@@ -311,28 +343,9 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
         else:
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
-        best = -1
-        n_best = 0
-        best_team = -1
-        for t in range(nt):
-            v = st[O_TSC + t]
-            if v > best:
-                best = v
-                n_best = 1
-                best_team = t
-            elif v == best:
-                n_best += 1
-        if n_best == 1:
-            winner = best_team
-            outcome = FSO_WON if (init_mask >> best_team) & 1 else FSO_LOST
-            if outcome == FSO_WON:
-                st[O_TEXTRA + best_team] += 1
-        elif k == FS_MAX_HANDS:
-            outcome = FSO_NO_POINT
-        else:
-            outcome = FSO_TIE
+        outcome, winner = fs_hand_outcome(st, nt, init_mask, k)
         if on:
-            ek = emit(st, tr, on, EV_FS_SCORE, k, winner if n_best == 1 else -1, outcome)
+            ek = emit(st, tr, on, EV_FS_SCORE, k, winner, outcome)
             team_list(st, tr, ek, O_TSC, nt, 0)
         # the Fight Song hand's cards go to the bottom of their stacks
         for j in range(nplays):

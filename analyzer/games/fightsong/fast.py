@@ -102,26 +102,8 @@ def _fs_round(st, rg, gtab, how, n, init_mask, part_mask):
     """engine.fight_song_round for greedy seats, on kinds: the same cards dealt, played and returned in the same
     order. Returns (outcome, winning team or -1, Fight Song hands played)."""
     nt = E.n_teams(n)
-    n_init = 0
-    first_init = -1
-    for t in range(nt):
-        if (init_mask >> t) & 1:
-            n_init += 1
-            if first_init < 0:
-                first_init = t
     left = st[S_LEFT]
-    starter = -1
-    for i in range(n):
-        s = E.clockwise(left, i, n)
-        if (part_mask >> s) & 1 and (n_init != 1 or team_of(s, n) == first_init):
-            starter = s
-            break
-    nplays = np.int64(0)
-    for i in range(n):
-        s = E.clockwise(starter, i, n)
-        if (part_mask >> s) & 1:
-            st[O_SEQ + nplays] = s
-            nplays += 1
+    _, nplays = E.fs_round_order(st, n, nt, init_mask, part_mask)
     n_act = st[S_SIZE + STK_ACT]
     outcome = FSO_NO_POINT
     winner = -1
@@ -131,26 +113,7 @@ def _fs_round(st, rg, gtab, how, n, init_mask, part_mask):
         board = n_act + take(st, rg, STK_FS)
         hands += 1
         _play(st, gtab, how, n, board, np.int64(1), nplays)
-        best = -1
-        n_best = 0
-        best_team = -1
-        for t in range(nt):
-            v = st[O_TSC + t]
-            if v > best:
-                best = v
-                n_best = 1
-                best_team = t
-            elif v == best:
-                n_best += 1
-        if n_best == 1:
-            winner = best_team
-            outcome = FSO_WON if (init_mask >> best_team) & 1 else FSO_LOST
-            if outcome == FSO_WON:
-                st[O_TEXTRA + best_team] += 1
-        elif k == FS_MAX_HANDS:
-            outcome = FSO_NO_POINT
-        else:
-            outcome = FSO_TIE
+        outcome, winner = E.fs_hand_outcome(st, nt, init_mask, k)
         for j in range(nplays):  # the Fight Song hand's cards go to the bottom of their stacks
             put_bottom(st, rg, STK_GP, st[O_PL + j])
         put_bottom(st, rg, STK_FS, board - n_act)
