@@ -241,6 +241,20 @@ def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None, resu
             emit(st, tr, on, EV_PLAY, seat, card, corner, h, pts, board, layer, j + 1, st[hn_at(layer, seat)])
 
 
+@njit(cache=True, inline="always")  # callers: play_opportunities, and the greedy fast path's (fast.py)
+def fs_initiators(st, nt):
+    """(teams initiating the next Fight Song round as bits, how many): every team with a round pending (O_TPEND),
+    each of its pending rounds counted down by one."""
+    init_mask = np.int64(0)
+    n_init = 0
+    for t in range(nt):
+        if st[O_TPEND + t] > 0:
+            init_mask |= 1 << t
+            n_init += 1
+            st[O_TPEND + t] -= 1
+    return init_mask, n_init
+
+
 @njit(cache=True, inline="always")  # callers: fight_song_round, and the greedy fast path's (fast.py)
 def fs_round_order(st, n, nt, init_mask, part_mask):
     """(starter, plays a hand) of a Fight Song round, its playing order written to O_SEQ. The starter: with one
@@ -508,13 +522,7 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                 if (init_mask >> t) & 1:
                     n_init += 1
         else:
-            init_mask = np.int64(0)
-            n_init = 0
-            for t in range(nt):
-                if st[O_TPEND + t] > 0:
-                    init_mask |= 1 << t
-                    n_init += 1
-                    st[O_TPEND + t] -= 1
+            init_mask, n_init = fs_initiators(st, nt)
             if init_mask == 0:
                 break
             part_mask = all_seats

@@ -199,13 +199,7 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
             st[S_HANDS] = hand_no + 1
             # its Fight Song rounds (engine.play_opportunities)
             while True:
-                init_mask = np.int64(0)
-                n_init = 0
-                for t in range(nt):
-                    if st[O_TPEND + t] > 0:
-                        init_mask |= 1 << t
-                        n_init += 1
-                        st[O_TPEND + t] -= 1
+                init_mask, n_init = E.fs_initiators(st, nt)
                 if init_mask == 0:
                     break
                 part_mask = all_seats
