@@ -388,8 +388,10 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
 # cards' best values are equal or more than 4 EPS apart, `pick` over any subset of the cards takes
 # the card with the highest best value (the first one on a tie). Then a node whose family is every
 # subset of its cards S sends to the child of each card c of S the subsets of the cards ranking below
-# c (no scan per group). The tree is walked depth first: only the nodes on the path to the one being
-# expanded are kept (the rows of `ni`), at most one per card played, so a group's cards are at most 4.
+# c (no scan per group); so does a node whose family lacks only S itself (the root: the whole hand is not a
+# group, nor then is the top card's child's S), its top card's child lacking its S in turn. The tree is walked
+# depth first: only the nodes on the path to the one being expanded are kept (the rows of `ni`), at most one
+# per card played, so a group's cards are at most 4.
 ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
 DEPTHS = 4  # nodes on the path: 0..3 cards played (a node with groups still to play has played at most 3)
 HAND_ROW = DEPTHS  # ni: the five cards' attributes (CARD_ATTRS each); nf: their card_news (2 each)
@@ -571,9 +573,10 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
         if expand:  # the node (t0, t1, mg, banked) at `depth`, its groups `fam` playing cards `s`
             g0, g1, mga, mgb = gains
             argmax = True
-            for i in range(5):  # (one place, so that move_values is inlined once)
-                if ((s >> i) & 1) == 0:
-                    continue
+            rs = s
+            while rs != 0:  # (one place, so that move_values is inlined once)
+                i = trailing_zeros(rs)
+                rs &= rs - 1
                 x = move_values(t0, t1, mg, g0, g1, mga, mgb, k, nf[HAND_ROW, 2 * i], nf[HAND_ROW, 2 * i + 1],
                                 ni[HAND_ROW, CARD_ATTRS * i], ni[HAND_ROW, CARD_ATTRS * i + 1],
                                 ni[HAND_ROW, CARD_ATTRS * i + 2], ni[HAND_ROW, CARD_ATTRS * i + 3],
@@ -589,20 +592,23 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
             # lower: bits 5c..5c+4 = the cards of s ranking below card c (a lower best value, or equal and later)
             lower = np.int64(0)
             if argmax:
-                for i in range(5):
-                    if ((s >> i) & 1) == 0:
-                        continue
+                ri = s
+                while ri != 0:
+                    i = trailing_zeros(ri)
+                    ri &= ri - 1
                     ti = nf[SCAN_ROW, SCAN_TOP + i]
-                    for j in range(i + 1, 5):
-                        if ((s >> j) & 1) != 0:
-                            tj = nf[SCAN_ROW, SCAN_TOP + j]
-                            gap = abs(ti - tj)
-                            if gap != 0.0 and gap <= 4 * EPS:
-                                argmax = False
-                            if tj <= ti:
-                                lower |= np.int64(1) << (5 * i + j)
-                            else:
-                                lower |= np.int64(1) << (5 * j + i)
+                    rj = ri
+                    while rj != 0:
+                        j = trailing_zeros(rj)
+                        rj &= rj - 1
+                        tj = nf[SCAN_ROW, SCAN_TOP + j]
+                        gap = abs(ti - tj)
+                        if gap != 0.0 and gap <= 4 * EPS:
+                            argmax = False
+                        if tj <= ti:
+                            lower |= np.int64(1) << (5 * i + j)
+                        else:
+                            lower |= np.int64(1) << (5 * j + i)
             for j in range(10):
                 ni[depth, GV_T0 + j] = t0[j]
                 ni[depth, GV_T1 + j] = t1[j]
@@ -610,13 +616,21 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
             ni[depth, GV_BANK] = banked
             ni[depth, GV_U] = u
             pend = np.int64(0)
-            if argmax and fam == DOWN[s] & ~np.int64(1):  # every subset of s: each card's child, no scan
-                for c in range(5):
-                    if ((s >> c) & 1) == 0:
-                        continue
+            full = DOWN[s] & ~np.int64(1)
+            if argmax and (fam | (np.int64(1) << s)) == full:  # every subset of s (but s itself perhaps): no scan
+                nofull = ((fam >> s) & 1) == 0
+                rc = s
+                while rc != 0:
+                    c = trailing_zeros(rc)
+                    rc &= rc - 1
                     key = 6 * c + ni[SCAN_ROW, c]
                     below = (lower >> (5 * c)) & 31
-                    ni[depth, GV_FAM + key] = DOWN[below]
+                    f = DOWN[below]
+                    if nofull and below == s & ~(np.int64(1) << c):  # c is the top card: s's own group is not wanted
+                        f &= ~(np.int64(1) << below)
+                        if f == 0:
+                            continue
+                    ni[depth, GV_FAM + key] = f
                     ni[depth, GV_LEFT + key] = below
                     pend |= np.int64(1) << key
             else:  # pick's scan for each group through the node: the first strictly better (by EPS) move,
