@@ -25,6 +25,7 @@ meme points makes the next meme unknown: from then on the simulation counts no m
 """
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
@@ -35,6 +36,7 @@ from analyzer.games.bards.state import (
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
 from analyzer import rng as random_streams
+from analyzer.games.layout import Layout
 
 RECOVER = 0.3     # share of set points a tale that has lost the audience is still worth kept open
 E0_FACTOR = 1.0   # an empty tale slot is worth E0_FACTOR * hope
@@ -371,36 +373,50 @@ def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope
 
 
 # -------------------------------------------------------------------------------------------------
-# the same greedy play, shared between groups: `sim` replayed on a tree of positions
+# the same greedy play, shared between groups: `sim` replayed depth first over the positions it reaches
 # -------------------------------------------------------------------------------------------------
 # The value of each of the 30 groups of a hand is what `sim` returns for it. Every step of `sim` is
 # `pick` (a scan over the group's cards and their moves, keeping the first strictly better value)
 # followed by playing the chosen move; the values of one card's moves depend only on the position
 # (the two tales and whether the meme is gone), not on the other cards of the group. So the
-# positions reached are kept as nodes of a tree, each with its cards' move values (computed once)
-# and the node each move leads to. The results are those of `sim`, bit for bit.
+# positions reached are nodes of a tree: a node is reached by the cards played so far (U) and holds
+# the groups through it as a family (bit R set: a group of U plus the cards R, still to play); its
+# cards' move values are computed once, each group's next move is pick's over its own cards R, and the
+# groups making the same move (card, move) go on together to one child. A group whose last card is
+# played there ends at the child (the family's bit 0). The results are those of `sim`, bit for bit.
 # Usually a node's scan is an argmax: when every card's six values are apart (card_top) and the
 # cards' best values are equal or more than 4 EPS apart, `pick` over any subset of the cards takes
-# the card with the highest best value (the first one on a tie). Then the groups reaching a node
-# with cards S still allowed are U (the cards played) plus every subset of S, and each card c of S
-# leads to one child, where the cards allowed are those of S that rank below c: the tree is built
-# node by node, one position per group and no scans (a group that no other group passes through is
-# not stored as a node: only its value is read). At a node where that does not hold, the groups
-# through it replay pick's scan exactly, step by step (a walk), as every group once did.
+# the card with the highest best value (the first one on a tie). Then a node whose family is every
+# subset of its cards S sends to the child of each card c of S the subsets of the cards ranking below
+# c (no scan per group); so does a node whose family lacks only S itself (the root: the whole hand is not a
+# group, nor then is the top card's child's S), its top card's child lacking its S in turn. The tree is walked
+# depth first: only the nodes on the path to the one being expanded are kept (the rows of `ni`), at most one
+# per card played, so a group's cards are at most 4.
 ALL_GROUPS = (1 << 31) - 2  # group_values' `want`: every group m = 1..30
-NODES = 81            # at most 1 + 75 (one node per step of the 30 groups' plays), and a row for the cards
-CARDS = NODES - 1
-# node ints: the two tales, meme gone, points banked, meme gone after concluding tale 0 / tale 1
-# first, move values computed (per card), child node of each card's six moves (-1: not visited),
-# per card: its best move (card_top) and whether that stands for its six moves; the cards played
-# (U) and the cards allowed (S, 0: a node of a walk)
-NI_T0, NI_T1, NI_MG, NI_BANK, NI_MGA, NI_MGB, NI_OK, NI_CH, NI_TOPK, NI_SEP = 0, 10, 20, 21, 22, 23, 24, 29, 59, 64
-NI_U, NI_S = 69, 70
-N_NI = NI_S + 1
-# node floats: gains of concluding tale 0 / tale 1 first, value of a group ending here, move values,
-# each card's best move value, the position's keep values (pos_values)
-NF_G0, NF_G1, NF_FIN, NF_MV, NF_TOP, NF_K = 0, 1, 2, 3, 33, 38
-N_NF = NF_K + 4
+DEPTHS = 4  # nodes on the path: 0..3 cards played (a node with groups still to play has played at most 3)
+HAND_ROW = DEPTHS  # ni: the five cards' attributes (CARD_ATTRS each); nf: their card_news (2 each)
+SCAN_ROW = DEPTHS + 1  # the node being expanded: nf its cards' move values and best values; ni their best moves
+NODES = DEPTHS + 2
+N_KEYS = 30  # a child's key: 6 * card + move ((pre + 1) * 2 + slot)
+GV = Layout("Battle of the Bards' group values, a row of ni per node on the path (policies.group_values)", [
+    ("GV_T0", 10, "the node's tale 0 (a simulation tuple)"),
+    ("GV_T1", 10, "its tale 1"),
+    ("GV_MG", 1, "1 if the meme is gone"),
+    ("GV_BANK", 1, "points banked on the way"),
+    ("GV_U", 1, "the cards played (a bitmask over the hand)"),
+    ("GV_PEND", 1, "the children still to play, a bit per key"),
+    ("GV_FAM", N_KEYS, "per key: the family of the groups that go on to that child (bit R: R the cards still to "
+                       "play after it; bit 0: the group ends there)"),
+    ("GV_LEFT", N_KEYS, "per key: the cards those groups still play (the union of the family)"),
+], size_name="GV_WIDTH")
+GV.define(globals())
+CARD_ATTRS = 5  # a card's suits, value, rank, packed suits, Excuse (HAND_ROW)
+SCAN_TOP = 6 * 5  # nf[SCAN_ROW]: 6 move values per card, then each card's best value
+SCAN_SEP = 5  # ni[SCAN_ROW]: each card's best move, then whether its six values are apart
+N_NI = max(GV_WIDTH, 5 * CARD_ATTRS, SCAN_SEP + 5)
+N_NF = SCAN_TOP + 5
+# DOWN[s]: a family's bitmask with bit r set for every subset r of the cards s, the empty one too
+DOWN = np.array([sum(1 << r for r in range(32) if r & ~s == 0) for s in range(32)], dtype=np.int64)
 
 
 @helper(forceinline=True)
@@ -493,7 +509,7 @@ def card_top(x):
 
 
 @helper(forceinline=True)
-def node_tale(ni, n, b):
+def row_tale(ni, n, b):
     return (ni[n, b], ni[n, b + 1], ni[n, b + 2], ni[n, b + 3], ni[n, b + 4], ni[n, b + 5], ni[n, b + 6],
             ni[n, b + 7], ni[n, b + 8], ni[n, b + 9])
 
@@ -502,29 +518,6 @@ def node_tale(ni, n, b):
 def node_fin(banked, mg, k, v0):
     """The value of a group whose play ends in this position (banked points, meme gone, keep values k)."""
     return banked + (k[1] if mg else k[0]) + (k[3] if mg else k[2]) - v0
-
-
-@helper(forceinline=True)
-def set_node(ni, nf, n, t0, t1, mg, banked, k, gains, v0):
-    """Store a position as node n (its move values not computed yet, no children), with its keep
-    values k (pos_values) and conclusion gains."""
-    for j in range(10):
-        ni[n, NI_T0 + j] = t0[j]
-        ni[n, NI_T1 + j] = t1[j]
-    ni[n, NI_MG] = 1 if mg else 0
-    ni[n, NI_BANK] = banked
-    g0, g1, mga, mgb = gains
-    ni[n, NI_MGA] = 1 if mga else 0
-    ni[n, NI_MGB] = 1 if mgb else 0
-    nf[n, NF_G0] = g0
-    nf[n, NF_G1] = g1
-    for j in range(4):
-        nf[n, NF_K + j] = k[j]
-    nf[n, NF_FIN] = node_fin(banked, mg, k, v0)
-    for i in range(5):
-        ni[n, NI_OK + i] = 0
-    for j in range(30):
-        ni[n, NI_CH + j] = -1
 
 
 @helper()
@@ -541,116 +534,74 @@ def base_tales(st, tbl, seat, pr):
 @helper()
 def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
     """vals[m] = value for `seat` of the cards of hand[0..4] in bitmask m, m in `want` (1..30): `sim`
-    of each group, on a tree of positions (ni, nf: scratch of NODES rows, see above)."""
+    of each group, depth first over the tree of positions (ni, nf: scratch of NODES rows, see above)."""
     t0, t1 = base_tales(st, tbl, seat, pr)
     mask = st[S_MASK]
     mexc = st[S_MEXC]
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
-    kp, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
-    v0 = kp[0] + kp[2]
-    set_node(ni, nf, 0, t0, t1, False, np.int64(0), kp, gains, v0)
-    # the cards' attributes and card_news, in the last row (loads: indexing a tuple by a variable is
-    # a jump table)
+    k, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
+    v0 = k[0] + k[2]
+    # the cards' attributes and card_news (loads: indexing a tuple by a variable is a jump table)
     for i in range(5):
         c = hand[i]
-        ni[CARDS, 5 * i] = tbl[c, C_SUITS]
-        ni[CARDS, 5 * i + 1] = tbl[c, C_VALUE]
-        ni[CARDS, 5 * i + 2] = tbl[c, C_RANK]
-        ni[CARDS, 5 * i + 3] = tbl[c, C_PACK]
-        ni[CARDS, 5 * i + 4] = tbl[c, C_EXCUSE]
+        ni[HAND_ROW, CARD_ATTRS * i] = tbl[c, C_SUITS]
+        ni[HAND_ROW, CARD_ATTRS * i + 1] = tbl[c, C_VALUE]
+        ni[HAND_ROW, CARD_ATTRS * i + 2] = tbl[c, C_RANK]
+        ni[HAND_ROW, CARD_ATTRS * i + 3] = tbl[c, C_PACK]
+        ni[HAND_ROW, CARD_ATTRS * i + 4] = tbl[c, C_EXCUSE]
         a, b = card_news(tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], mask, mexc, hope, mk, cat)
-        nf[CARDS, 2 * i] = a
-        nf[CARDS, 2 * i + 1] = b
-    nn = 1
+        nf[HAND_ROW, 2 * i] = a
+        nf[HAND_ROW, 2 * i + 1] = b
     vals[0] = 0.0
     vals[31] = 0.0
-    ni[0, NI_U] = 0
-    ni[0, NI_S] = 31
-    q = 0          # next node to expand
-    fn = 0         # the groups left to walk: fu | r for the subsets r of fs from fr down
-    fu = 0
-    fs = 0
-    fr = 0
-    wm = 0         # the group being walked (0: none), at node wn with cards wu played
-    wn = 0
-    wu = 0
-    if want != ALL_GROUPS:  # (the chooser's few groups: walked from the root)
-        q = 1
-        fs = 31
-        fr = 31
+    fam = want & ALL_GROUPS  # the root's family: the groups wanted
+    s = np.int64(0)
+    r = fam
+    while r != 0:
+        s |= trailing_zeros(r)
+        r &= r - 1
+    if fam == 0:
+        return
+    depth = 0
+    mg = False
+    banked = np.int64(0)
+    u = np.int64(0)
+    expand = True
     while True:
-        if wm == 0:
-            if fr != 0:  # the next group to walk
-                m = fu | fr
-                fr = (fr - 1) & fs
-                if m == 31 or ((want >> m) & 1) == 0:
-                    continue
-                wm = m
-                wn = fn
-                wu = fu
-            elif q == nn:
-                break
-        if wm != 0:
-            n = wn
-            cs_ = wm & ~wu
-        else:
-            n = q
-            q += 1
-            cs_ = ni[n, NI_S]
-            if cs_ == 0:
-                continue
-        # the move values of the cards in cs_ at node n (one place, so that they are inlined once)
-        for i in range(5):
-            if ((cs_ >> i) & 1) != 0 and ni[n, NI_OK + i] == 0:
-                x = move_values(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1), ni[n, NI_MG] != 0,
-                                nf[n, NF_G0], nf[n, NF_G1], ni[n, NI_MGA] != 0, ni[n, NI_MGB] != 0,
-                                (nf[n, NF_K], nf[n, NF_K + 1], nf[n, NF_K + 2], nf[n, NF_K + 3]), nf[CARDS, 2 * i],
-                                nf[CARDS, 2 * i + 1], ni[CARDS, 5 * i], ni[CARDS, 5 * i + 1], ni[CARDS, 5 * i + 2],
-                                ni[CARDS, 5 * i + 3], ni[CARDS, 5 * i + 4], mask, mexc, hope, mk, cat)
-                for k in range(6):
-                    nf[n, NF_MV + 6 * i + k] = x[k]
-                top, tk, apart = card_top(x)
-                nf[n, NF_TOP + i] = top
-                ni[n, NI_TOPK + i] = tk
-                ni[n, NI_SEP + i] = 1 if apart else 0
-                ni[n, NI_OK + i] = 1
-        bk = -1
-        lower = np.int64(0)
-        if wm != 0:
-            # pick: the first strictly better (by EPS) move, cards in order, then moves in order
-            best = -1e18
-            bi = -1
-            for i in range(5):
-                if ((cs_ >> i) & 1) == 0:
-                    continue
-                if ni[n, NI_SEP + i] != 0:  # card_top gives the outcome of the card's six at once
-                    if nf[n, NF_TOP + i] > best + EPS:
-                        best = nf[n, NF_TOP + i]
-                        bi = i
-                        bk = ni[n, NI_TOPK + i]
-                    continue
-                for k in range(6):
-                    d = nf[n, NF_MV + 6 * i + k]
-                    if d > best + EPS:
-                        best = d
-                        bi = i
-                        bk = k
-            kids = np.int64(1) << bi
-        else:
-            # is the scan an argmax here? and lower: bits 5c..5c+4 = the cards of cs_ ranking below card c
-            # (a lower best value, or equal and later)
+        if expand:  # the node (t0, t1, mg, banked) at `depth`, its groups `fam` playing cards `s`
+            g0, g1, mga, mgb = gains
             argmax = True
-            for i in range(5):
-                if ((cs_ >> i) & 1) == 0:
-                    continue
-                if ni[n, NI_SEP + i] == 0:
+            rs = s
+            while rs != 0:  # (one place, so that move_values is inlined once)
+                i = trailing_zeros(rs)
+                rs &= rs - 1
+                x = move_values(t0, t1, mg, g0, g1, mga, mgb, k, nf[HAND_ROW, 2 * i], nf[HAND_ROW, 2 * i + 1],
+                                ni[HAND_ROW, CARD_ATTRS * i], ni[HAND_ROW, CARD_ATTRS * i + 1],
+                                ni[HAND_ROW, CARD_ATTRS * i + 2], ni[HAND_ROW, CARD_ATTRS * i + 3],
+                                ni[HAND_ROW, CARD_ATTRS * i + 4], mask, mexc, hope, mk, cat)
+                top, tk, apart = card_top(x)
+                if not apart:  # (pick's scan reads the six values of such a card only)
+                    for j in range(6):
+                        nf[SCAN_ROW, 6 * i + j] = x[j]
                     argmax = False
-                ti = nf[n, NF_TOP + i]
-                for j in range(i + 1, 5):
-                    if ((cs_ >> j) & 1) != 0:
-                        tj = nf[n, NF_TOP + j]
+                nf[SCAN_ROW, SCAN_TOP + i] = top
+                ni[SCAN_ROW, i] = tk
+                ni[SCAN_ROW, SCAN_SEP + i] = 1 if apart else 0
+            # lower: bits 5c..5c+4 = the cards of s ranking below card c (a lower best value, or equal and later)
+            lower = np.int64(0)
+            if argmax:
+                ri = s
+                while ri != 0:
+                    i = trailing_zeros(ri)
+                    ri &= ri - 1
+                    ti = nf[SCAN_ROW, SCAN_TOP + i]
+                    rj = ri
+                    while rj != 0:
+                        j = trailing_zeros(rj)
+                        rj &= rj - 1
+                        tj = nf[SCAN_ROW, SCAN_TOP + j]
                         gap = abs(ti - tj)
                         if gap != 0.0 and gap <= 4 * EPS:
                             argmax = False
@@ -658,48 +609,87 @@ def group_values(st, tbl, seat, hand, pr, vals, want, ni, nf):
                             lower |= np.int64(1) << (5 * i + j)
                         else:
                             lower |= np.int64(1) << (5 * j + i)
-            if not argmax:  # walk the groups through n
-                fn = n
-                fu = ni[n, NI_U]
-                fs = cs_
-                fr = cs_
-                continue
-            kids = cs_
-        for c in range(5):
-            if ((kids >> c) & 1) == 0:
-                continue
-            k = bk if wm != 0 else ni[n, NI_TOPK + c]
-            u = 0
-            if wm == 0:
-                u = ni[n, NI_U] | (np.int64(1) << c)
-                if u == 31:  # (not a group)
-                    continue
-            s2 = (lower >> (5 * c)) & 31  # (expanding) the cards allowed below c
-            ch = ni[n, NI_CH + 6 * c + k] if wm != 0 else -1
-            if ch < 0:
-                a0, a1, amg, ab, ak, ag = apply_move(node_tale(ni, n, NI_T0), node_tale(ni, n, NI_T1),
-                                                     ni[n, NI_MG] != 0, ni[n, NI_BANK], k // 2 - 1, k % 2,
-                                                     ni[CARDS, 5 * c], ni[CARDS, 5 * c + 1], ni[CARDS, 5 * c + 2],
-                                                     ni[CARDS, 5 * c + 3], ni[CARDS, 5 * c + 4], mask, mexc, hope, mk,
-                                                     cat)
-                if wm == 0 and s2 == 0:  # a group that no other group passes through: its value only
-                    vals[u] = node_fin(ab, amg, ak, v0)
-                    continue
-                ch = nn
-                nn += 1
-                set_node(ni, nf, ch, a0, a1, amg, ab, ak, ag, v0)
-                ni[ch, NI_S] = 0
-                ni[n, NI_CH + 6 * c + k] = ch
-            if wm != 0:
-                wn = ch
-                wu |= np.int64(1) << c
-                if wu == wm:
-                    vals[wm] = nf[ch, NF_FIN]
-                    wm = 0
-            else:
-                ni[ch, NI_U] = u
-                ni[ch, NI_S] = s2
-                vals[u] = nf[ch, NF_FIN]
+            for j in range(10):
+                ni[depth, GV_T0 + j] = t0[j]
+                ni[depth, GV_T1 + j] = t1[j]
+            ni[depth, GV_MG] = 1 if mg else 0
+            ni[depth, GV_BANK] = banked
+            ni[depth, GV_U] = u
+            pend = np.int64(0)
+            full = DOWN[s] & ~np.int64(1)
+            if argmax and (fam | (np.int64(1) << s)) == full:  # every subset of s (but s itself perhaps): no scan
+                nofull = ((fam >> s) & 1) == 0
+                rc = s
+                while rc != 0:
+                    c = trailing_zeros(rc)
+                    rc &= rc - 1
+                    key = 6 * c + ni[SCAN_ROW, c]
+                    below = (lower >> (5 * c)) & 31
+                    f = DOWN[below]
+                    if nofull and below == s & ~(np.int64(1) << c):  # c is the top card: s's own group is not wanted
+                        f &= ~(np.int64(1) << below)
+                        if f == 0:
+                            continue
+                    ni[depth, GV_FAM + key] = f
+                    ni[depth, GV_LEFT + key] = below
+                    pend |= np.int64(1) << key
+            else:  # pick's scan for each group through the node: the first strictly better (by EPS) move,
+                r = fam  # cards in order, then moves in order
+                while r != 0:
+                    g = trailing_zeros(r)
+                    r &= r - 1
+                    best = -1e18
+                    bi = 0
+                    bk = 0
+                    for i in range(5):
+                        if ((g >> i) & 1) == 0:
+                            continue
+                        if ni[SCAN_ROW, SCAN_SEP + i] != 0:  # card_top gives the outcome of the card's six at once
+                            if nf[SCAN_ROW, SCAN_TOP + i] > best + EPS:
+                                best = nf[SCAN_ROW, SCAN_TOP + i]
+                                bi = i
+                                bk = ni[SCAN_ROW, i]
+                            continue
+                        for j in range(6):
+                            d = nf[SCAN_ROW, 6 * i + j]
+                            if d > best + EPS:
+                                best = d
+                                bi = i
+                                bk = j
+                    key = 6 * bi + bk
+                    rest = g & ~(np.int64(1) << bi)
+                    if ((pend >> key) & 1) == 0:
+                        pend |= np.int64(1) << key
+                        ni[depth, GV_FAM + key] = 0
+                        ni[depth, GV_LEFT + key] = 0
+                    ni[depth, GV_FAM + key] |= np.int64(1) << rest
+                    ni[depth, GV_LEFT + key] |= rest
+            ni[depth, GV_PEND] = pend
+        # the next child: of the deepest node on the path with children left
+        pend = ni[depth, GV_PEND]
+        while pend == 0:
+            if depth == 0:
+                return
+            depth -= 1
+            pend = ni[depth, GV_PEND]
+        key = trailing_zeros(pend)
+        ni[depth, GV_PEND] = pend & (pend - 1)
+        c = key // 6
+        move = key - 6 * c
+        t0, t1, mg, banked, k, gains = apply_move(
+            row_tale(ni, depth, GV_T0), row_tale(ni, depth, GV_T1), ni[depth, GV_MG] != 0, ni[depth, GV_BANK],
+            move // 2 - 1, move % 2, ni[HAND_ROW, CARD_ATTRS * c], ni[HAND_ROW, CARD_ATTRS * c + 1],
+            ni[HAND_ROW, CARD_ATTRS * c + 2], ni[HAND_ROW, CARD_ATTRS * c + 3], ni[HAND_ROW, CARD_ATTRS * c + 4], mask,
+            mexc, hope, mk, cat)
+        f = ni[depth, GV_FAM + key]
+        u = ni[depth, GV_U] | (np.int64(1) << c)
+        if (f & 1) != 0:
+            vals[u] = node_fin(banked, mg, k, v0)
+        fam = f & ~np.int64(1)
+        expand = fam != 0
+        if expand:
+            s = ni[depth, GV_LEFT + key]
+            depth += 1
 
 
 # the per-turn cache (engine: `cache`, N_CACHE entries, the first N_CACHE_TURN reset every turn):
