@@ -1,0 +1,255 @@
+"""The report of `analyzer tune`: the recommended settings first, with the confirmation race's figures against the
+rulebook's (paired, on fresh deals), the near-optimal alternatives, which settings matter, every trial, and the race
+in full. Files: index.html, report.md, tune.csv (every trial), summary.csv (the race's metrics), the plots,
+manifest.json."""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+
+from analyzer import __version__
+from analyzer.report import plots, sections
+from analyzer.report import write_csv, write_summary
+from analyzer.report.answer import ANSWER_ID
+from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit, to_html, to_markdown
+from analyzer.report.comparison import comparison_sections
+from analyzer.report.sections import ci_text
+from analyzer.tune.race import RULEBOOK, best_row, near_best, recommended
+
+TRIALS_SHOWN = 25  # rows of the report's trial table (tune.csv has every trial)
+
+
+def _settings_text(values):
+    return ", ".join(f"{lit(p)} = {lit(_value(v))}" for p, v in values.items())
+
+
+def _value(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return f"{v:.4g}" if isinstance(v, float) else str(v)
+
+
+def _metric(res, key):
+    return res.run.metric_defs[key]
+
+
+def _loss_unit(res):
+    units = {("points" if _metric(res, o.metric).percent else "units") for o in res.spec.objectives}
+    return "points" if units == {"points"} else "points and units, weighted"
+
+
+def default_question(res):
+    settings = " and ".join(s.path for s in res.spec.settings)
+    goals = "; ".join(o.describe(_metric(res, o.metric)) for o in res.spec.objectives)
+    return f"Which values of {settings} bring the game closest to the goal ({goals})?"
+
+
+def _bots(sc):
+    seats = sorted({sections.seat_text(s) for s in sc.seats})
+    return ("every seat: " + seats[0]) if len(seats) == 1 else "; ".join(
+        f"seat {i}: {sections.seat_text(s)}" for i, s in enumerate(sc.seats))
+
+
+def answer(res, out):
+    sc, spec, run = res.scenario, res.spec, res.run
+    b = [Heading("Answer", 2), Text(f"**Question:** {lit(sc.question or default_question(res))}")]
+    done = [t for t in run.trials if t.state == "complete"]
+    if res.partial:
+        b.append(Text(f"Stopped early by a signal after {len(run.trials):,} trial(s): the figures below are of the "
+                      f"trials finished{'' if res.race is not None else ', without the confirmation race'}.",
+                      "warning"))
+    if not res.race_rows:
+        if run.trials[0].state != "complete":
+            b.append(Text("The rulebook's own settings were not played whole: nothing to compare.", "warning"))
+        elif len(done) < 2:
+            b.append(Text("No trial besides the rulebook finished: nothing to recommend.", "warning"))
+        else:
+            best = run.ranked()[0]
+            b.append(Text(f"Best trial without a confirmation race (its figures are optimistic: it was picked among "
+                          f"{len(done):,}): trial {best.number}, {_settings_text(best.values)}.", "verdict"))
+    else:
+        rows = res.race_rows
+        best = chosen = recommended(rows, spec.objectives)
+        rule = rows[0]
+        deals = res.race.games
+        if best is rule:
+            runner_up = best_row(rows[1:])
+            first = _metric(res, spec.objectives[0].metric)
+            b.append(Text(f"**Keep the rulebook's settings** ({_settings_text(run.trials[0].values)}): on "
+                          f"{deals:,} fresh deals none of the {len(rows) - 1} best trials was clearly closer to the "
+                          f"goal on {lit(first.label.lower())}.", "verdict"))
+            best = runner_up
+            b.append(Text(f"The closest, {lit(best[0])}:"))
+        else:
+            b.append(Text(f"**Recommended: {_settings_text(best[1].values)}** (trial {best[1].number}) instead of the "
+                          f"rulebook's {_settings_text(run.trials[0].values)}.", "verdict"))
+        for o in spec.objectives:
+            m = _metric(res, o.metric)
+            v, lo, hi = best[3][o.metric]
+            text = f"{lit(m.label)}: {ci_text(m, v, lo, hi)}"
+            if best is not rule and o.metric in best[4]:
+                rv = rule[3][o.metric]
+                d, dlo, dhi = best[4][o.metric]
+                text += (f" against the rulebook's {ci_text(m, *rv)}; paired difference {m.fmt_diff(d)} "
+                         f"(95% CI {m.fmt_diff(dlo)} to {m.fmt_diff(dhi)})")
+            b.append(Text(text + "."))
+        far = [o for o in spec.objectives if o.target is not None and not math.isnan(best[3][o.metric][1])
+               and not best[3][o.metric][1] <= o.target <= best[3][o.metric][2]]
+        for o in far:
+            m = _metric(res, o.metric)
+            b.append(Text(f"Within the ranges searched no setting reaches the goal on {lit(m.label.lower())}: the "
+                          f"closest configuration's interval excludes {m.fmt(o.target)}. Another rule (a setting "
+                          f"not searched) may be needed.", "warning"))
+        decided = (res.race.stop_reason or "").startswith("every")
+        b.append(Text(f"Figures of the confirmation race: {deals:,} fresh deals (none of them played by the search), "
+                      f"played by the rulebook and the {len(rows) - 1} best trial(s); "
+                      + ("it stopped once every difference from the rulebook was known." if decided else
+                         f"it played its most deals ({res.spec.confirm_games:,}) with some differences still "
+                         f"undecided.")))
+        close = near_best(rows, chosen)
+        if close:
+            b.append(Text("Near-optimal alternatives (every objective's interval overlaps the recommendation's, so "
+                          "the race cannot tell them apart; choose among them for other reasons): "
+                          + "; ".join("the rulebook" if r[0] == RULEBOOK else r[0] if r[1] is None else
+                                      f"trial {r[1].number}, {_settings_text(r[1].values)}" for r in close) + "."))
+    b.append(Text(f"**The bots this rests on:** {lit(_bots(sc))}. A balance figure measured with these bots is a fact "
+                  f"about them; stronger play can move it (a run with a [skill] table shows by how much)."))
+    b.append(_history_figure(res, out))
+    return [Section(ANSWER_ID, b)]
+
+
+def _history_figure(res, out):
+    run = res.run
+    shown = [t for t in run.trials if t.state in ("complete", "pruned")]
+    losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
+    best, so_far = [], math.inf
+    for t, loss in zip(shown, losses):
+        if t.state == "complete":
+            so_far = min(so_far, loss)
+        best.append(so_far)
+    path = plots.trials(out / "trials.png", [t.number for t in shown], losses, [t.state for t in shown], best,
+                        "The search: each trial's distance from the goal", "trial (0: the rulebook)",
+                        f"loss ({_loss_unit(res)}; lower is better)", "best so far")
+    return Figure(path, "Each trial's loss (the weighted distance from the goal) on the search's deals; a pruned "
+                        "trial's over the blocks it played before it was stopped as clearly worse than the best.")
+
+
+def trial_rows(res):
+    """tune.csv's header and rows: every trial in order."""
+    spec, run = res.spec, res.run
+    header = (["trial", "state"] + [s.path for s in spec.settings] + ["deals", "blocks", "loss"]
+              + [f"{o.metric}{suffix}" for o in spec.objectives for suffix in ("", "_stderr")] + ["note"])
+    rows = []
+    for t in run.trials:
+        loss = run.loss(t) if t.state == "complete" else (float(np.mean(t.losses)) if t.losses else math.nan)
+        rows.append([t.number, t.state] + [t.values.get(s.path) for s in spec.settings] + [t.deals, t.blocks, loss]
+                    + [x for o in spec.objectives for x in (t.value(o.metric), t.stderr(o.metric))] + [t.note])
+    return header, rows
+
+
+def importance(res):
+    """[(setting, importance share)] by Optuna's fANOVA over the complete trials, or [] when it cannot say."""
+    import optuna
+
+    done = [t for t in res.run.study.trials if t.state == optuna.trial.TrialState.COMPLETE]
+    if len(res.spec.settings) < 2 or len(done) < 4 or res.spec.pareto:
+        return []
+    try:
+        found = optuna.importance.get_param_importances(
+            res.run.study, evaluator=optuna.importance.FanovaImportanceEvaluator(seed=0))
+    except (RuntimeError, ValueError):
+        return []
+    return list(found.items())
+
+
+def body(res, out):
+    spec, run = res.spec, res.run
+    blocks = []
+    if res.race_rows:
+        cols = ["configuration", f"loss ({_loss_unit(res)})"]
+        for o in spec.objectives:
+            cols += [_metric(res, o.metric).label, "difference from the rulebook"]
+        rows = []
+        for label, _, loss, values, diffs in res.race_rows:
+            row = [label, f"{loss:.3g}"]
+            for o in spec.objectives:
+                m = _metric(res, o.metric)
+                row.append(ci_text(m, *values[o.metric]))
+                d = diffs.get(o.metric)
+                row.append("" if d is None else f"{m.fmt_diff(d[0])} ({m.fmt_diff(d[1])} to {m.fmt_diff(d[2])})")
+            rows.append(row)
+        blocks += [Heading("The confirmation race", 2),
+                   Table(cols, rows, f"On {res.race.games:,} fresh deals (seed {res.race.scenario.seed}), every "
+                                     f"configuration on the same deals; differences paired; 95% intervals"
+                                     f"{' (Bonferroni over the race' + chr(39) + 's looks)' if res.race.scenario.stop else ''}.")]
+    found = importance(res)
+    if found:
+        blocks += [Heading("Which settings matter", 2),
+                   Table(["setting", "share of the loss's variation"], [[p, f"{100 * v:.0f}%"] for p, v in found],
+                         "Optuna's fANOVA importance over the complete trials: how much of the variation of the loss "
+                         "across trials each setting explains (the search's trials are not a grid: a rough guide).")]
+    numeric = [s for s in spec.settings if s.kind != "choice"]
+    if len(numeric) >= 1:
+        s = numeric[0]
+        shown = [t for t in run.trials if t.state in ("complete", "pruned") and s.path in t.values]
+        if shown:
+            losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
+            path = plots.trials(out / "surface.png", [t.values[s.path] for t in shown], losses,
+                                [t.state for t in shown], None, f"The loss against {s.path}", s.path,
+                                f"loss ({_loss_unit(res)}; lower is better)")
+            blocks += [Heading(f"The loss against {s.path}", 2),
+                       Figure(path, f"Each trial's loss at its value of {lit(s.path)}"
+                                    + (" (the other settings vary too)" if len(spec.settings) > 1 else "") + ".")]
+    header, rows = trial_rows(res)
+    ranked = run.ranked()
+    top = [[t.number] + [_value(t.values.get(p.path)) for p in spec.settings] + [f"{run.loss(t):.3g}", f"{t.deals:,}"]
+           for t in ranked[:TRIALS_SHOWN]]
+    counts = {s: sum(t.state == s for t in run.trials) for s in ("complete", "pruned", "invalid", "stopped")}
+    blocks += [Heading("Every trial", 2),
+               Text(f"{len(run.trials):,} trials ({', '.join(f'{n:,} {s}' for s, n in counts.items() if n)}), "
+                    f"{spec.games:,} deals each in {spec.blocks} blocks of {spec.block_games:,}, every trial on the "
+                    f"same deals; sampler {spec.sampler}. A trial is pruned once the Wilcoxon test on its blocks "
+                    f"against the best trial's shows it worse. tune.csv holds every trial."),
+               Table(["trial"] + [s.path for s in spec.settings] + [f"loss ({_loss_unit(res)})", "deals"], top,
+                     f"The {min(TRIALS_SHOWN, len(ranked))} best complete trials, best first (their figures are the "
+                     f"search's: optimistic for the best, which the race replays).")]
+    if res.race is not None and res.race.games:
+        race_blocks = sections.intro(res.race, out) + comparison_sections(res.race, out)
+        blocks.append(Details("The confirmation race in full: every metric of every configuration", race_blocks))
+    return blocks
+
+
+def manifest(res, command=None):
+    sc = res.scenario
+    return {"scenario_file": sc.source, "scenario": sc.raw, "game": sc.game.name, "seed": sc.seed,
+            "kind": "tune", "trials": len(res.run.trials), "games_per_trial": res.spec.games,
+            "race_games": res.race.games if res.race is not None else 0,
+            "race_seed": res.race.scenario.seed if res.race is not None else None,
+            "partial": res.partial, "stopped_by": res.run.stopped_by, "analyzer_version": __version__,
+            "wall_seconds": round(res.wall, 3), "threads": res.threads, "command": command,
+            "created": dt.datetime.now().isoformat(timespec="seconds")}
+
+
+def write(res, out_dir, command=None):
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    title = f"{res.scenario.name}: tuning report"
+    blocks = [Heading(title, 1)] + answer(res, out) + body(res, out)
+    man = manifest(res, command)
+    blocks.append(Details("Reproduce this report: the command, seed and version",
+                          [Text(command or f"analyzer tune {res.scenario.source}", "code"),
+                           Text(f"seed {res.scenario.seed}; analyzer {__version__}; {res.threads} thread(s); "
+                                f"{res.wall:.1f} s")]))
+    (out / "index.html").write_text(to_html(title, blocks))
+    (out / "report.md").write_text(to_markdown(blocks))
+    header, rows = trial_rows(res)
+    write_csv(out / "tune.csv", header, rows)
+    if res.race is not None and res.race.games:
+        write_summary(res.race, sections.summary_rows(res.race), out / "summary.csv")
+    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
+    (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
+    return out
