@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -140,8 +141,10 @@ def new_study(spec, seed, storage=None, name="tune"):
     import optuna
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
-    pruner = (optuna.pruners.NopPruner() if spec.pareto or spec.blocks < 2 else
-              optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER))
+    with warnings.catch_warnings():  # (Optuna marks the Wilcoxon pruner experimental: its interface may change)
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        pruner = (optuna.pruners.NopPruner() if spec.pareto or spec.blocks < 2 else
+                  optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER))
     directions = ["minimize"] * (len(spec.objectives) if spec.pareto else 1)
     return optuna.create_study(storage=storage, study_name=name, sampler=_sampler(spec, seed), pruner=pruner,
                                directions=directions, load_if_exists=storage is not None)
