@@ -589,8 +589,11 @@ def bench(games, only):
 @click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-tune-<time>].")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
+@click.option("--study", "study_path", type=click.Path(dir_okay=False),
+              help="Keep the search in this file (Optuna's journal); if it exists, the tune resumes from the trials "
+                   "in it (the same scenario and seed), playing the same trials as a tune never stopped.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per trial.")
-def tune(scenario, trials, games, seed, out, sets, threads, quiet):
+def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
     """Which settings bring SCENARIO's game where its [tune] table wants it? Search the settings (Optuna, every
     trial on the same deals, clearly worse trials pruned), replay the best few and the rulebook on fresh deals
     (the confirmation race), and write the report: the recommended settings first, tune.csv with every trial.
@@ -633,7 +636,11 @@ def tune(scenario, trials, games, seed, out, sets, threads, quiet):
         try:
             _warm_up_saying_so(sc, quiet)
             interrupts.note_from_now()
-            result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said)
+            try:
+                result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said,
+                                study_path=study_path)
+            except ScenarioError as e:  # (a --study file of another scenario: refused before any game)
+                _fail(e)
             if not any(t.blocks for t in result.run.trials):
                 click.echo(f"Stopped by {signal_name(interrupts.signal)} before any trial finished: no report "
                            f"written.", err=True)

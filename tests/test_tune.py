@@ -125,7 +125,7 @@ def test_the_command_writes_the_answer_first_and_every_trial(tmp_path):
     path = tmp_path / "t.toml"
     path.write_text('name = "noize tune"\ngame = "noize"\ngames = 1000\nseed = 11\nplayers = 4\n'
                     '[all_seats]\npolicy = "threshold"\n'
-                    '[tune]\ntrials = 4\ngames = 800\nblocks = 8\nfinalists = 2\nconfirm_games = 1000\n'
+                    '[tune]\ntrials = 4\ngames = 800\nblocks = 1\nfinalists = 2\nconfirm_games = 1000\n'
                     '[[tune.settings]]\npath = "rules.finish_cards"\nlow = 6\nhigh = 12\n'
                     '[[tune.objectives]]\nmetric = "length"\ngoal = "min"\n')
     out = tmp_path / "out"
@@ -136,7 +136,25 @@ def test_the_command_writes_the_answer_first_and_every_trial(tmp_path):
     assert html.index("id='answer'") < html.index("The confirmation race") < html.index("Every trial")
     with open(out / "tune.csv") as f:
         rows = list(csv.DictReader(f))
+    assert [r["state"] for r in rows] == ["complete"] * 4  # (one block: nothing to prune, every trial races)
     assert [r["trial"] for r in rows] == ["0", "1", "2", "3"] and rows[0]["rules.finish_cards"] == "8"
-    bad = subprocess.run([sys.executable, "-m", "analyzer", "tune", str(path), "--games", "801"],
+    bad = subprocess.run([sys.executable, "-m", "analyzer", "tune", str(path), "--set", "tune.blocks=7"],
                          capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "tune.games" in bad.stderr
+
+
+def test_a_stopped_tune_resumes_from_its_study_file_to_the_same_trials(tmp_path):
+    sc, spec = built()
+    whole = T.tune(sc, spec, race=False)
+    path = tmp_path / "study.journal"
+    sc, short = built(overrides=[("tune.trials", 4)])  # (a tune stopped after 4 trials)
+    first = S.search(sc, short, study_path=path)
+    assert [t.number for t in first.trials] == [0, 1, 2, 3]
+    sc, spec = built()
+    resumed = S.search(sc, spec, study_path=path)
+    assert [(t.number, t.values, t.state, t.losses) for t in resumed.trials] == \
+        [(t.number, t.values, t.state, t.losses) for t in whole.run.trials]
+    other, _ = built(overrides=[("seed", 99)])
+    with pytest.raises(ScenarioError) as e:
+        S.search(other, spec, study_path=path)
+    assert e.value.key == "--study"

@@ -55,6 +55,19 @@ def build(raw, source, overrides=()):
             raise ScenarioError(source, key, "(table)", "a tune searches the settings of one configuration: drop it "
                                                         "(the confirmation race compares the best trials itself)")
     sc = scen.build_with(copy.deepcopy(raw), source, overrides)
+    try:
+        return sc, _checked_spec(sc, source)
+    except ScenarioError as e:  # a value set on the command line is named by its flag (as build_with does)
+        for key, _, *origin in reversed(list(overrides)):
+            if e.key == key or (e.key or "").startswith(key + ".") or (e.key or "").startswith(key + "["):
+                raise e.renamed(source=f"{source}, {origin[0] if origin else '--set'}") from None
+        raise
+
+
+def _checked_spec(sc, source):
+    from analyzer import scenario as scen
+    from analyzer.tune import study
+
     players = {sc.players}
     for s in parse(sc, players).settings:  # (a first pass, for the player counts a trial can have)
         if s.path == "players":
@@ -70,11 +83,12 @@ def build(raw, source, overrides=()):
                 where = f"tune.settings[{i}].{key}" + (f"[{j}]" if j is not None else "")
                 raise ScenarioError(source, where, value, f"cannot be played with the scenario's other settings "
                                                           f"({e.key} = {e.value}: {e.allowed})") from None
-    return sc, spec
+    return spec
 
 
-def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True):
-    """Search, then race (unless stopped or race=False); the TuneResult."""
+def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, study_path=None):
+    """Search, then race (unless stopped or race=False); the TuneResult. study_path: the journal file that keeps
+    the study (a tune stopped early resumes from it: study.search)."""
     import time
 
     import numba
@@ -86,7 +100,7 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True):
     t0 = time.perf_counter()
     if threads:
         numba.set_num_threads(threads)
-    run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial)
+    run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path)
     race_result, rows = None, []
     chosen = R.finalists(run)
     if race and run.stopped_by is None and chosen and run.trials[0].state == "complete":

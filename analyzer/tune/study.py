@@ -27,6 +27,10 @@ from analyzer.tune.spec import TuneSpec, rulebook_values
 TRIAL_DROPS = ("tune", "stop")
 PRUNE_P = 0.1  # the Wilcoxon pruner's p threshold (Optuna's default)
 PRUNE_AFTER = 2  # blocks played before a trial may be pruned (Optuna's default n_startup_steps)
+# the samplers' settings do not depend on the budget, so that a tune stopped early and resumed with more trials
+# plays the trials a longer tune would have
+RANDOM_FIRST = 5  # TPE: trials proposed at random before its model guides the search
+POPULATION = 16  # NSGA-II: trials per generation
 SEED_STREAM = 0x74756E65  # "tune": the seeds of the blocks and of the race come from (seed, SEED_STREAM, k)
 RACE_STREAM = 1 << 20  # k of the confirmation race's seed (blocks use k = 0 .. MAX_BLOCKS - 1)
 
@@ -129,11 +133,11 @@ def _sampler(spec, seed):
 
     seed = int(seed % 2**32)
     if spec.sampler == "tpe":
-        return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=min(10, spec.trials // 3 + 1))
+        return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=RANDOM_FIRST)
     if spec.sampler == "cmaes":
         return optuna.samplers.CmaEsSampler(seed=seed)
     if spec.sampler == "nsga2":
-        return optuna.samplers.NSGAIISampler(seed=seed, population_size=max(4, min(50, spec.trials // 4)))
+        return optuna.samplers.NSGAIISampler(seed=seed, population_size=POPULATION)
     return optuna.samplers.RandomSampler(seed=seed)
 
 
@@ -193,31 +197,84 @@ def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_
     return trial
 
 
-def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, storage=None):
-    """Play the rulebook, then spec.trials - 1 trials proposed by the sampler (fewer if a signal comes), and
-    return the TuneRun. on_trial(trial): called after each trial (progress)."""
+SAMPLER_STREAM = 1 << 21  # k of the seed of the sampler that proposes trial n: SAMPLER_STREAM + n
+
+
+def _record(trial):
+    """What the study's storage keeps of a played trial (a resumed tune reads it back: Trial(**record))."""
+    return {"number": trial.number, "values": trial.values, "state": trial.state, "blocks": trial.blocks,
+            "metric_blocks": trial.metric_blocks, "losses": trial.losses, "note": trial.note,
+            "block_games": trial.block_games}
+
+
+def scenario_key(sc):
+    """What a study file must have been made by to be resumed: the scenario (its [tune] budget aside) and seed."""
+    import hashlib
+    import json
+
+    raw = {k: v for k, v in sc.raw.items() if k != "tune"}
+    raw["tune"] = {k: v for k, v in sc.raw["tune"].items() if k != "trials"}
+    return hashlib.sha1(json.dumps([raw, sc.seed], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def open_study(sc, spec, path):
+    """The study of a tune: in memory (path None), or in the journal file at path, created or resumed; a file made
+    by another scenario (or seed) is refused (ScenarioError on --study)."""
+    storage = None
+    if path is not None:
+        from optuna.storages import JournalStorage
+        from optuna.storages.journal import JournalFileBackend
+
+        storage = JournalStorage(JournalFileBackend(str(path)))
+    study = new_study(spec, sc.seed, storage)
+    key = study.user_attrs.get("scenario")
+    if key is None:
+        study.set_user_attr("scenario", scenario_key(sc))
+    elif key != scenario_key(sc):
+        raise ScenarioError(sc.source, "--study", str(path), "holds the trials of another scenario or seed: give a new "
+                                                             "file, or the scenario that made it")
+    return study
+
+
+def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path=None):
+    """Play the rulebook, then the trials the sampler proposes up to spec.trials in all (fewer if a signal comes), and
+    return the TuneRun. on_trial(trial): called after each trial (progress). study_path: a journal file that keeps
+    the study; the trials already in it are taken as played (a resumed tune plays on where it stopped, the same
+    trials as one never stopped: each trial's sampler is seeded by its number)."""
     from optuna.trial import TrialState, create_trial
 
     base_raw = sc.raw
-    study = new_study(spec, sc.seed, storage)
+    study = open_study(sc, spec, study_path)
     distributions = _distributions(spec)
     run = TuneRun(spec, [], study)
-    rulebook = Trial(0, rulebook_values(sc, spec))
-    run.trials.append(play_trial(rulebook, base_raw, sc.source, spec, sc.seed, threads, interrupts,
-                                 metric_defs=run.metric_defs))
-    if on_trial:
+    kept = study.user_attrs.get("rulebook")
+    if kept is not None:
+        rulebook = Trial(**kept)
+        _objective_metrics(sc, spec, run.metric_defs)
+    else:
+        rulebook = play_trial(Trial(0, rulebook_values(sc, spec)), base_raw, sc.source, spec, sc.seed, threads,
+                              interrupts, metric_defs=run.metric_defs)
+    run.trials.append(rulebook)
+    if on_trial and kept is None:
         on_trial(rulebook)
     if rulebook.state == "stopped":
         run.stopped_by = interrupts.signal if interrupts else None
         return run
-    in_range = all(distributions[p]._contains(distributions[p].to_internal_repr(v))
-                   for p, v in rulebook.values.items())
-    if rulebook.state == "complete" and in_range:  # the sampler learns from it, and the pruner compares with it
-        values = run.objective_losses(rulebook) if spec.pareto else run.loss(rulebook)
-        study.add_trial(create_trial(params=rulebook.values, distributions=distributions,
-                                     values=values if spec.pareto else None, value=None if spec.pareto else values,
-                                     intermediate_values=dict(enumerate(rulebook.losses))))
-    for number in range(1, spec.trials):
+    if kept is None:
+        in_range = all(distributions[p]._contains(distributions[p].to_internal_repr(v))
+                       for p, v in rulebook.values.items())
+        if rulebook.state == "complete" and in_range:  # the sampler learns from it; the pruner compares with it
+            values = run.objective_losses(rulebook) if spec.pareto else run.loss(rulebook)
+            study.add_trial(create_trial(params=rulebook.values, distributions=distributions,
+                                         values=values if spec.pareto else None,
+                                         value=None if spec.pareto else values,
+                                         intermediate_values=dict(enumerate(rulebook.losses))))
+        study.set_user_attr("rulebook", _record(rulebook))
+    resumed = sorted((t.user_attrs["record"] for t in study.trials if "record" in t.user_attrs),
+                     key=lambda r: r["number"])
+    run.trials += [Trial(**r) for r in resumed]
+    for number in range(len(run.trials), spec.trials):
+        study.sampler = _sampler(spec, derived_seed(sc.seed, SAMPLER_STREAM + number))
         asked = study.ask(distributions)
         trial = Trial(number, dict(asked.params))
         played = next((t for t in run.trials if t.values == trial.values and t.state in ("complete", "invalid")), None)
@@ -228,15 +285,25 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, storage=No
         else:
             play_trial(trial, base_raw, sc.source, spec, sc.seed, threads, interrupts, asked, run.metric_defs)
         run.trials.append(trial)
+        if trial.state != "stopped":
+            asked.set_user_attr("record", _record(trial))
         if trial.state == "complete":
             study.tell(asked, run.objective_losses(trial) if spec.pareto else run.loss(trial))
         elif trial.state == "pruned":
             study.tell(asked, state=TrialState.PRUNED)
-        else:  # invalid settings, or stopped by a signal: no value for the sampler
+        else:  # invalid settings, or stopped by a signal (not kept: a resumed tune plays it again)
             study.tell(asked, state=TrialState.FAIL)
         if on_trial:
             on_trial(trial)
         if trial.state == "stopped":
+            run.trials.pop()
             run.stopped_by = interrupts.signal if interrupts else None
             break
     return run
+
+
+def _objective_metrics(sc, spec, out):
+    """{metric key: Metric} of the objectives at the scenario's player count (a resumed tune plays no rulebook)."""
+    rotations = len(sc.seats) if sc.comparison.get("rotate_seats") else 1
+    for o in spec.objectives:
+        out.setdefault(o.metric, M.metric_for(sc.game, sc.players, rotations, o.metric))
