@@ -33,6 +33,13 @@ FIRST_PLAYS = 2_000  # games (deals x arms) in the first chunk, before the speed
 MIN_CHUNK = 256
 
 
+def used_threads(threads: int | None = None) -> int:
+    """The threads a run plays on: `threads` when given (set for the runs that follow), else as numba is set."""
+    if threads:
+        numba.set_num_threads(threads)
+    return numba.get_num_threads()
+
+
 def warm_up(sc: Scenario):
     """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
     folding it into a throwaway summary, so that timings start with the first game played."""
@@ -61,9 +68,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     partial. interrupts: the caller's, already installed (the CLI's, which go on noting signals while it
     writes the report); None: the run installs its own while it plays."""
     total = games if games is not None else sc.games
-    if threads:
-        numba.set_num_threads(threads)
-    used_threads = numba.get_num_threads()
+    threads_used = used_threads(threads)
     tally = new_tally(sc)
     for arm in sc.arms:
         arm.encoded(sc.game)
@@ -83,13 +88,13 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
         interrupts.note_from_now()
         try:
             with Committer(tally, rows) as commits, \
-                    ThreadPoolExecutor(used_threads, thread_name_prefix="play") as pool:
+                    ThreadPoolExecutor(threads_used, thread_name_prefix="play") as pool:
                 while played < total and interrupts.signal is None and not looks.stopped:
                     n = min(size, total - played, looks.next_checkpoint(played) - played)
                     started = time.perf_counter()
                     # the previous chunk is being committed meanwhile, on another thread
                     chunk = play_and_fold(sc, groups, tally, played, n, interrupts, rows is not None,
-                                          buffers.next_set(), pool if used_threads > 1 else None)
+                                          buffers.next_set(), pool if threads_used > 1 else None)
                     commits.wait()
                     if chunk is None:
                         break  # interrupted inside the chunk: it is dropped whole
@@ -110,7 +115,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 rows.close()
     done = tally.n
     wall = time.perf_counter() - t0
-    return RunResult(sc, group_results(sc, tally), done, done < total and not looks.stopped, wall, used_threads,
+    return RunResult(sc, group_results(sc, tally), done, done < total and not looks.stopped, wall, threads_used,
                      chunk_size, rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
                      interrupts.signal, stop_reason=looks.reason)
 

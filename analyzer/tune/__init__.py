@@ -91,15 +91,12 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, s
     the study (a tune stopped early resumes from it: study.search)."""
     import time
 
-    import numba
-
     from analyzer import runner, scenario as scen
     from analyzer.tune import race as R
     from analyzer.tune.study import search
 
     t0 = time.perf_counter()
-    if threads:
-        numba.set_num_threads(threads)
+    used = runner.used_threads(threads)
     run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path)
     race_result, rows = None, []
     chosen = R.finalists(run)
@@ -107,7 +104,7 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, s
         race_sc = scen.build(R.race_raw(sc, spec, chosen), sc.source)
         race_result = runner.run(race_sc, threads=threads, progress=False, interrupts=interrupts)
         rows = R.race_table(run, race_result) if race_result.games else []
-    return TuneResult(sc, spec, run, race_result, rows, time.perf_counter() - t0, numba.get_num_threads())
+    return TuneResult(sc, spec, run, race_result, rows, time.perf_counter() - t0, used)
 
 
 def write_report(result, out_dir, command=None):
