@@ -661,7 +661,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
     click.echo(f"Report: {path / 'index.html'}")
     if result.partial:
         click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial report of {len(result.run.trials):,} "
-                   f"trials (exit status {EXIT_PARTIAL}).", err=True)
+                   f"trial(s) (exit status {EXIT_PARTIAL}).", err=True)
         sys.exit(EXIT_PARTIAL)
 
 

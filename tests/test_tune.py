@@ -158,3 +158,30 @@ def test_a_stopped_tune_resumes_from_its_study_file_to_the_same_trials(tmp_path)
     with pytest.raises(ScenarioError) as e:
         S.search(other, spec, study_path=path)
     assert e.value.key == "--study"
+
+
+def test_ctrl_c_keeps_the_trials_finished_and_writes_their_report(tmp_path):
+    """SIGINT as trial 1 begins (the second trial played): the rulebook's is kept, the report written and marked
+    partial (exit 3)."""
+    import json
+    import signal
+    from pathlib import Path
+
+    path = tmp_path / "t.toml"
+    path.write_text('name = "noize tune"\ngame = "noize"\ngames = 1000\nseed = 11\nplayers = 4\n'
+                    '[tune]\ntrials = 6\ngames = 800\nblocks = 1\n'
+                    '[[tune.settings]]\npath = "rules.finish_cards"\nlow = 6\nhigh = 12\n'
+                    '[[tune.objectives]]\nmetric = "length"\ngoal = "min"\n')
+    out = tmp_path / "out"
+    here = Path(__file__).parent
+    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.tune.study:play_trial:2", "--",
+                        "tune", str(path), "-q", "--out", str(out), "--threads", "1"],
+                       capture_output=True, text=True, timeout=600, start_new_session=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.returncode == 3, p.stderr
+    assert "Traceback" not in p.stderr and "partial report of 1 trial(s)" in p.stderr
+    with open(out / "tune.csv") as f:
+        assert [r["trial"] for r in csv.DictReader(f)] == ["0"]
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["partial"] and man["stopped_by"] == "SIGINT" and man["race_games"] == 0
+    assert "Stopped early by a signal" in (out / "index.html").read_text()

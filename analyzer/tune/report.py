@@ -7,6 +7,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -229,7 +230,9 @@ def manifest(res, command=None):
             "kind": "tune", "trials": len(res.run.trials), "games_per_trial": res.spec.games,
             "race_games": res.race.games if res.race is not None else 0,
             "race_seed": res.race.scenario.seed if res.race is not None else None,
-            "partial": res.partial, "stopped_by": res.run.stopped_by, "analyzer_version": __version__,
+            "partial": res.partial,
+            "stopped_by": None if res.run.stopped_by is None else signal.Signals(res.run.stopped_by).name,
+            "analyzer_version": __version__,
             "wall_seconds": round(res.wall, 3), "threads": res.threads, "command": command,
             "created": dt.datetime.now().isoformat(timespec="seconds")}
 
