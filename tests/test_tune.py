@@ -185,3 +185,27 @@ def test_ctrl_c_keeps_the_trials_finished_and_writes_their_report(tmp_path):
     man = json.loads((out / "manifest.json").read_text())
     assert man["partial"] and man["stopped_by"] == "SIGINT" and man["race_games"] == 0
     assert "Stopped early by a signal" in (out / "index.html").read_text()
+
+
+def test_a_pareto_tune_races_trials_of_its_front():
+    raw = copy.deepcopy(BASE)
+    raw["tune"].update(pareto=True, trials=6, settings=[{"path": "rules.finish_cards", "low": 6, "high": 12},
+                                                        {"path": "rules.start_cards", "low": 2, "high": 4}],
+                       objectives=[{"metric": "length", "goal": "min"}, {"metric": "first_player_edge", "goal": "zero"}])
+    sc, spec = built(raw)
+    assert spec.sampler == "nsga2"
+    result = T.tune(sc, spec)
+    front = {t.number for t in result.run.pareto_front()}
+    assert not any(t.state == "pruned" for t in result.run.trials)  # (nothing is pruned on a front)
+    losses = {t.number: result.run.objective_losses(t) for t in result.run.trials}
+    for t in result.run.trials:  # the front: no trial better on every objective
+        dominated = any(all(a <= b for a, b in zip(losses[u.number], losses[t.number])) and losses[u.number] != losses[t.number]
+                        for u in result.run.trials)
+        assert (t.number in front) == (not dominated)
+    # the finalists are drawn from the front first (settings the rulebook has are not raced against it)
+    trials = result.run.trials
+    settings = [tuple(sorted(t.values.items())) for t in trials]
+    front_settings = {settings[n] for n in front} - {settings[0]}
+    raced = [settings[r[1].number] for r in result.race_rows[1:]]
+    k = min(len(front_settings), len(raced))
+    assert raced and set(raced[:k]) <= front_settings

@@ -154,18 +154,29 @@ def new_study(spec, seed, storage=None, name="tune"):
                                directions=directions, load_if_exists=storage is not None)
 
 
-def block_values(sc, spec, result):
-    """{metric key: value} of one block's RunResult (its one group)."""
-    g = result.groups[0]
+class _BlockSums:
+    """One block's sums of a group's summary (the difference of two snapshots): what metrics read for a value."""
+
+    def __init__(self, summary, sums, n):
+        self.index, self.sums, self.n = summary.index, sums, n
+
+    def s(self, name):
+        return int(self.sums[self.index[name]])
+
+
+def block_values(sc, spec, group_summary, players, rotations, sums, n):
+    """{metric key: value} of one block of deals (its group's sums over the block, n deals)."""
+    view = _BlockSums(group_summary, sums, n)
     out = {}
     for o in spec.objectives:
-        metric = M.metric_for(sc.game, g.players, g.rotations, o.metric)
-        out[o.metric] = M.value_ci(metric, g.summary, g.rotations)[0]
+        metric = M.metric_for(sc.game, players, rotations, o.metric)
+        out[o.metric] = M.value_of(metric, view, rotations)
     return out
 
 
 def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_trial=None, metric_defs=None):
-    """Play the trial's blocks (all of them, or until pruned or a signal); fills trial in place."""
+    """Play the trial's deals in blocks (all of them, or until pruned or a signal); fills trial in place. Every trial
+    plays the same game indices, 0 .. spec.games - 1, of the same seed: block b is indices b x block_games onward."""
     from analyzer import scenario as scen
 
     try:
@@ -173,27 +184,37 @@ def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_
     except ScenarioError as e:
         trial.state, trial.note = "invalid", f"{e.key} = {e.value}: {e.allowed}"
         return trial
-    sc.games = trial.block_games = spec.block_games
-    for b in range(spec.blocks):
-        sc.seed = derived_seed(seed, b)  # the same deals for block b of every trial
-        result = runner.run(sc, games=spec.block_games, threads=threads, progress=False, interrupts=interrupts)
-        if result.partial:  # a signal: the block is not whole, and so not counted
-            trial.state = "stopped"
-            return trial
-        values = block_values(sc, spec, result)
-        if metric_defs is not None:
-            for o in spec.objectives:
-                g = result.groups[0]
-                metric_defs.setdefault(o.metric, M.metric_for(sc.game, g.players, g.rotations, o.metric))
+    sc.seed = derived_seed(seed, 0)
+    trial.block_games = spec.block_games
+    metric_defs = {} if metric_defs is None else metric_defs
+    players, rotations = len(sc.seats), len(sc.arms)
+    if metric_defs is not None:
+        for o in spec.objectives:
+            metric_defs.setdefault(o.metric, M.metric_for(sc.game, players, rotations, o.metric))
+    before = {"sums": None, "n": 0}
+
+    def on_block(played, tally):
+        summary = tally.summaries[0]
+        sums = summary.sums.copy()
+        delta = sums if before["sums"] is None else sums - before["sums"]
+        values = block_values(sc, spec, summary, players, rotations, delta, summary.n - before["n"])
+        before.update(sums=sums, n=summary.n)
         trial.metric_blocks.append(values)
         trial.blocks += 1
         loss = sum(o.weight * o.loss(values[o.metric], _shown_scale(metric_defs[o.metric])) for o in spec.objectives)
         trial.losses.append(loss)
+        b = trial.blocks - 1
         if optuna_trial is not None and not spec.pareto and spec.blocks > 1:
             optuna_trial.report(loss, b)
             if b < spec.blocks - 1 and optuna_trial.should_prune():  # (after the last block it is complete)
                 trial.state = "pruned"
-                return trial
+                return True
+        return False
+
+    result = runner.run(sc, games=spec.games, threads=threads, progress=False, interrupts=interrupts,
+                        block=spec.block_games, on_block=on_block)
+    if result.partial:  # a signal: the trial is not whole, and so not counted
+        trial.state = "stopped"
     return trial
 
 
