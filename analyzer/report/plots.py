@@ -460,3 +460,27 @@ def _draw_trials(xs, losses, states, best, title, xlabel, ylabel, best_label=Non
 def trials(path, xs, losses, states, best, title, xlabel, ylabel, best_label=None):
     """A tune's trials: loss against trial number (with the best so far) or against one setting's value."""
     return _save(_draw_trials(xs, losses, states, best, title, xlabel, ylabel, best_label), path)
+
+
+def _draw_trials_map(xs, ys, losses, states, title, xlabel, ylabel, loss_label):
+    """Two settings' values of each trial, coloured by its loss (complete trials) or marked x (pruned)."""
+    fig, ax = _figure(7.5, 4.2)
+    xs, ys, losses = (np.asarray(a, dtype=float) for a in (xs, ys, losses))
+    done = np.array([s == "complete" for s in states], dtype=bool)
+    if done.any():
+        dots = ax.scatter(xs[done], ys[done], c=losses[done], cmap="viridis", s=60, edgecolors="black",
+                          linewidths=0.5, label="complete trials")
+        fig.colorbar(dots, ax=ax, label=_wrap(loss_label, 30))
+    pruned = np.array([s == "pruned" for s in states], dtype=bool)
+    if pruned.any():
+        ax.scatter(xs[pruned], ys[pruned], marker="x", color="grey", label="pruned trials")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _legend(ax)
+    _fit_title(fig, ax, title)
+    return _freeze(fig, laid_out=True)
+
+
+def trials_map(path, xs, ys, losses, states, title, xlabel, ylabel, loss_label):
+    """A tune's trials over two numeric settings, coloured by their loss (the objective's surface, as sampled)."""
+    return _save(_draw_trials_map(xs, ys, losses, states, title, xlabel, ylabel, loss_label), path)

@@ -153,16 +153,16 @@ def trial_rows(res):
 
 
 def importance(res):
-    """[(setting, importance share)] by Optuna's fANOVA over the complete trials, or [] when it cannot say."""
+    """[(setting, importance share)] by Optuna's PED-ANOVA over the complete trials, or [] when it cannot say."""
     import optuna
 
     done = [t for t in res.run.study.trials if t.state == optuna.trial.TrialState.COMPLETE]
     if len(res.spec.settings) < 2 or len(done) < 4 or res.spec.pareto:
         return []
-    try:
+    try:  # (PED-ANOVA: numpy and scipy only; Optuna's default fANOVA needs scikit-learn)
         found = optuna.importance.get_param_importances(
-            res.run.study, evaluator=optuna.importance.FanovaImportanceEvaluator(seed=0))
-    except (RuntimeError, ValueError):
+            res.run.study, evaluator=optuna.importance.PedAnovaImportanceEvaluator())
+    except (RuntimeError, ValueError, ImportError):
         return []
     return list(found.items())
 
@@ -191,10 +191,22 @@ def body(res, out):
     if found:
         blocks += [Heading("Which settings matter", 2),
                    Table(["setting", "share of the loss's variation"], [[p, f"{100 * v:.0f}%"] for p, v in found],
-                         "Optuna's fANOVA importance over the complete trials: how much of the variation of the loss "
-                         "across trials each setting explains (the search's trials are not a grid: a rough guide).")]
+                         "Optuna's PED-ANOVA importance over the complete trials: how much each setting explains of "
+                         "what sets the best trials apart from the rest (the trials are not a grid: a rough guide).")]
     numeric = [s for s in spec.settings if s.kind != "choice"]
-    if len(numeric) >= 1:
+    if len(numeric) >= 2:
+        a, c = numeric[:2]
+        shown = [t for t in run.trials if t.state in ("complete", "pruned")]
+        losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
+        path = plots.trials_map(out / "surface.png", [t.values[a.path] for t in shown],
+                                [t.values[c.path] for t in shown], losses, [t.state for t in shown],
+                                f"The loss over {a.path} and {c.path}", a.path, c.path,
+                                f"loss ({_loss_unit(res)}; lower is better)")
+        blocks += [Heading(f"The loss over {a.path} and {c.path}", 2),
+                   Figure(path, "Each trial at its two values, coloured by its loss on the search's deals (darker is "
+                                "closer to the goal); a cross: pruned" + (" (the other settings vary too)"
+                                                                          if len(spec.settings) > 2 else "") + ".")]
+    elif len(numeric) == 1:
         s = numeric[0]
         shown = [t for t in run.trials if t.state in ("complete", "pruned") and s.path in t.values]
         if shown:
