@@ -130,6 +130,9 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         overrides.append(("games", games, "--games"))
     _, sc = _load_scenario(scenario, overrides)
     _warn_idle_settings(sc)
+    if "tune" in sc.raw:
+        click.echo("Note: [tune] is read by `analyzer tune`; `analyzer run` plays the scenario's own configuration.",
+                   err=True)
     _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
