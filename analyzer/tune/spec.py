@@ -114,13 +114,19 @@ def _int(spec, key, where, source, low, high, default):
     return value
 
 
+def _table(source, spec, where, keys, shape):
+    """spec, a table with only the given keys, or ScenarioError (shape: what the table holds, said if it is not one)."""
+    if not isinstance(spec, dict):
+        raise ScenarioError(source, where, spec, "must be a table: " + shape)
+    for k in spec:
+        if k not in keys:
+            raise ScenarioError(source, f"{where}.{k}", spec[k], "unknown key; allowed: " + ", ".join(keys))
+    return spec
+
+
 def _setting(sc, spec, i):
     where = f"tune.settings[{i}]"
-    if not isinstance(spec, dict):
-        raise ScenarioError(sc.source, where, spec, 'must be a table: path = "..." and low/high or choices')
-    for k in spec:
-        if k not in SETTING_KEYS:
-            raise ScenarioError(sc.source, f"{where}.{k}", spec[k], "unknown key; allowed: " + ", ".join(SETTING_KEYS))
+    _table(sc.source, spec, where, SETTING_KEYS, 'path = "..." and low/high or choices')
     path = spec.get("path", MISSING)
     if not isinstance(path, str):
         raise ScenarioError(sc.source, f"{where}.path", path, 'must name a setting, e.g. "rules.target"')
@@ -160,11 +166,7 @@ def _setting(sc, spec, i):
 
 def _objective(sc, spec, i, known):
     where = f"tune.objectives[{i}]"
-    if not isinstance(spec, dict):
-        raise ScenarioError(sc.source, where, spec, 'must be a table: metric = "...", goal = ...')
-    for k in spec:
-        if k not in OBJECTIVE_KEYS:
-            raise ScenarioError(sc.source, f"{where}.{k}", spec[k], "unknown key; allowed: " + ", ".join(OBJECTIVE_KEYS))
+    _table(sc.source, spec, where, OBJECTIVE_KEYS, 'metric = "...", goal = ...')
     metric = spec.get("metric", MISSING)
     if metric not in known:
         raise ScenarioError(sc.source, f"{where}.metric", metric, "must be a metric of every trial: "
@@ -182,12 +184,7 @@ def _objective(sc, spec, i, known):
 def parse(sc, players_values):
     """The TuneSpec of scenario sc's [tune] table, or ScenarioError; players_values: every player count a trial
     can have (the objectives' metrics must be measured at each)."""
-    spec = sc.raw.get("tune", MISSING)
-    if not isinstance(spec, dict):
-        raise ScenarioError(sc.source, "tune", spec, "must be a table: [tune] with settings and objectives")
-    for k in spec:
-        if k not in TUNE_KEYS:
-            raise ScenarioError(sc.source, f"tune.{k}", spec[k], "unknown key; allowed: " + ", ".join(TUNE_KEYS))
+    spec = _table(sc.source, sc.raw.get("tune", MISSING), "tune", TUNE_KEYS, "[tune] with settings and objectives")
     raw_settings = spec.get("settings", MISSING)
     if not isinstance(raw_settings, list) or not raw_settings:
         raise ScenarioError(sc.source, "tune.settings", raw_settings,
