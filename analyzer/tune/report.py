@@ -108,7 +108,10 @@ def answer(res, out):
         decided = (res.race.stop_reason or "").startswith("every")
         b.append(Text(f"Figures of the confirmation race: {deals:,} fresh deals (none of them played by the search), "
                       f"played by the rulebook and the {len(rows) - 1} best trial(s); "
-                      + ("it stopped once every difference from the rulebook was known." if decided else
+                      + (f"it stopped once each finalist's difference from the rulebook on "
+                         f"{lit(_metric(res, spec.objectives[0].metric).label.lower())} was either shown (its interval "
+                         f"excludes zero) or shown to lie within the practical margin (±{_race_margin(res)})."
+                         if decided else
                          f"it played its most deals ({res.spec.confirm_games:,}) with some differences still "
                          f"undecided.")))
         close = near_best(rows, chosen)
@@ -121,6 +124,13 @@ def answer(res, out):
                   f"about them; stronger play can move it (a run with a [skill] table shows by how much)."))
     b.append(_history_figure(res, out))
     return [Section(ANSWER_ID, b)]
+
+
+def _race_margin(res):
+    """The race's equivalence margin, as its [stop] table says it (points for a share)."""
+    first = _metric(res, res.spec.objectives[0].metric)
+    unit = " points" if first.percent else ""
+    return f"{res.race.scenario.stop.equivalence:g}{unit}"
 
 
 def _history_figure(res, out):
