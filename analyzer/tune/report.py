@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from analyzer import __version__
+from analyzer import __version__, margins
 from analyzer.report import plots, sections
 from analyzer.report import write_csv, write_summary
 from analyzer.report.answer import ANSWER_ID
@@ -64,14 +64,17 @@ def answer(res, out):
                       f"trials finished{'' if res.race is not None else ', without the confirmation race'}.",
                       "warning"))
     if not res.race_rows:
+        others = [t for t in run.trials if t.values != run.trials[0].values]
         if run.trials[0].state != "complete":
             b.append(Text("The rulebook's own settings were not played whole: nothing to compare.", "warning"))
-        elif len(done) < 2:
-            b.append(Text("No trial besides the rulebook finished: nothing to recommend.", "warning"))
-        else:
-            best = run.ranked()[0]
-            b.append(Text(f"Best trial without a confirmation race (its figures are optimistic: it was picked among "
-                          f"{len(done):,}): trial {best.number}, {_settings_text(best.values)}.", "verdict"))
+        elif res.partial:
+            b.append(Text("The search was stopped before the confirmation race: no recommendation.", "warning"))
+        elif not any(t.state == "complete" for t in others):
+            pruned = sum(t.state == "pruned" for t in others)
+            invalid = sum(t.state == "invalid" for t in others)
+            b.append(Text(f"**Keep the rulebook's settings** ({_settings_text(run.trials[0].values)}): every other "
+                          f"setting the search tried was clearly worse on its deals ({pruned:,} pruned)"
+                          + (f" or could not be played ({invalid:,})" if invalid else "") + ".", "verdict"))
     else:
         rows = res.race_rows
         best = chosen = recommended(rows, spec.objectives)
@@ -98,13 +101,15 @@ def answer(res, out):
                 text += (f" against the rulebook's {ci_text(m, *rv)}; paired difference {m.fmt_diff(d)} "
                          f"(95% CI {m.fmt_diff(dlo)} to {m.fmt_diff(dhi)})")
             b.append(Text(text + "."))
-        far = [o for o in spec.objectives if o.target is not None and not math.isnan(best[3][o.metric][1])
-               and not best[3][o.metric][1] <= o.target <= best[3][o.metric][2]]
-        for o in far:
+        for o in spec.objectives:  # a target no configuration raced reaches within its practical margin
             m = _metric(res, o.metric)
-            b.append(Text(f"Within the ranges searched no setting reaches the goal on {lit(m.label.lower())}: the "
-                          f"closest configuration's interval excludes {m.fmt(o.target)}. Another rule (a setting "
-                          f"not searched) may be needed.", "warning"))
+            v, lo, hi = best[3][o.metric]
+            miss = 0.0 if math.isnan(lo) else max(lo - o.target, o.target - hi, 0.0) if o.target is not None else 0.0
+            if miss > margins.margin_of(sc.margins, m):
+                b.append(Text(f"No configuration raced reaches {m.fmt(o.target)} on {lit(m.label.lower())}: the "
+                              f"closest is {ci_text(m, v, lo, hi)}, further from it than the practical margin "
+                              f"({m.fmt(margins.margin_of(sc.margins, m)).lstrip('+')}). Another rule (a setting not "
+                              f"searched) may be needed.", "warning"))
         decided = (res.race.stop_reason or "").startswith("every")
         b.append(Text(f"Figures of the confirmation race: {deals:,} fresh deals (none of them played by the search), "
                       f"played by the rulebook and the {len(rows) - 1} best trial(s); "
@@ -228,7 +233,12 @@ def body(res, out):
                        Figure(path, f"Each trial's loss at its value of {lit(s.path)}"
                                     + (" (the other settings vary too)" if len(spec.settings) > 1 else "") + ".")]
     header, rows = trial_rows(res)
-    ranked = run.ranked()
+    ranked, seen = [], set()
+    for t in run.ranked():  # (settings the sampler proposed again are listed once, under their first trial)
+        key = tuple(sorted(t.values.items(), key=str))
+        if key not in seen:
+            seen.add(key)
+            ranked.append(t)
     top = [[t.number] + [_value(t.values.get(p.path)) for p in spec.settings] + [f"{run.loss(t):.3g}", f"{t.deals:,}"]
            for t in ranked[:TRIALS_SHOWN]]
     counts = {s: sum(t.state == s for t in run.trials) for s in ("complete", "pruned", "invalid", "stopped")}
@@ -238,8 +248,8 @@ def body(res, out):
                     f"same deals; sampler {spec.sampler}. A trial is pruned once the Wilcoxon test on its blocks "
                     f"against the best trial's shows it worse. tune.csv holds every trial."),
                Table(["trial"] + [s.path for s in spec.settings] + [f"loss ({_loss_unit(res)})", "deals"], top,
-                     f"The {min(TRIALS_SHOWN, len(ranked))} best complete trials, best first (their figures are the "
-                     f"search's: optimistic for the best, which the race replays).")]
+                     f"The {min(TRIALS_SHOWN, len(ranked))} best complete trials, best first, each setting once (their "
+                     f"figures are the search's: optimistic for the best, which the race replays).")]
     if res.race is not None and res.race.games:
         race_blocks = sections.intro(res.race, out) + comparison_sections(res.race, out)
         blocks.append(Details("The confirmation race in full: every metric of every configuration", race_blocks))
