@@ -9,7 +9,8 @@ hand-written C programs ../shared/reference/noize.c and distance.c (C_REFERENCES
 run at 1 and 2 threads, alternated with the analyzer's case at the same thread count (the machine is shared:
 only same-run ratios compare).
 Then, per game with a `search` policy, the tree search's speed at SEARCH_BUDGETS: decisions and playouts per
-second, counted by the search itself (tree.COUNT_*), not estimated.
+second, counted by the search itself (tree.COUNT_*), not estimated. Then the search of each shipped tune scenario
+(`analyzer tune`, TUNE_TRIALS trials without the race): trials per minute (`--only tune` runs just these).
 """
 from __future__ import annotations
 
@@ -212,6 +213,34 @@ START_PROBE = ("import sys; from analyzer import runner, scenario; "
                "runner.run(scenario.load(sys.argv[1], [('games', 1000, '--games')]), progress=False)")
 
 
+TUNE_SCENARIOS = ("noize-tune-first-bidder.toml", "bards-tune-close-games.toml", "distance-tune-length.toml",
+                  "fightsong-tune-first-team.toml")
+TUNE_TRIALS = 8  # trials timed per tune scenario (its own deals per trial), kernels warm, without the race
+
+
+def tune_speed():
+    """Trials per minute of each shipped tune scenario's search (analyzer tune), warm."""
+    from analyzer import tune as T
+    from analyzer.games import game_names
+
+    root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
+    print(f"{'tune search (warm, no race)':40s} {'trials/min':>15s} {'deals/trial':>13s} {'pruned':>10s}")
+    for name in TUNE_SCENARIOS:
+        path = os.path.join(root, name)
+        if not os.path.exists(path):
+            continue
+        sc, spec = T.load(path, [("tune.trials", TUNE_TRIALS)])
+        if sc.game.name not in game_names():
+            continue
+        _warm({k: v for k, v in sc.raw.items() if k not in ("tune", "name", "description", "question")}, 1_000)
+        t = time.perf_counter()
+        result = T.tune(sc, spec, race=False)
+        minutes = (time.perf_counter() - t) / 60
+        pruned = sum(tr.state == "pruned" for tr in result.run.trials)
+        print(f"{'tune: ' + name[:-5]:40s} {len(result.run.trials) / minutes:15,.1f} {spec.games:13,} "
+              f"{pruned:>4} of {len(result.run.trials)}", flush=True)
+
+
 def _timed(cmd, env):
     t = time.perf_counter()
     subprocess.run(cmd, env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -238,6 +267,8 @@ def run_bench(games=1_000_000, only=None):
     for name, game, budget in searches:
         decisions, playouts, per_game = _search_speed(game, budget)
         print(f"{name:40s} {decisions:15,.0f} {playouts:13,.0f} {per_game:10.1f}", flush=True)
+    if not only or "tune" in only:
+        tune_speed()
     if only and "start" not in only:
         return
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")

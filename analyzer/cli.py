@@ -130,6 +130,9 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         overrides.append(("games", games, "--games"))
     _, sc = _load_scenario(scenario, overrides)
     _warn_idle_settings(sc)
+    if "tune" in sc.raw:
+        click.echo("Note: [tune] is read by `analyzer tune`; `analyzer run` plays the scenario's own configuration.",
+                   err=True)
     _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
@@ -578,6 +581,91 @@ def bench(games, only):
     from analyzer.bench import run_bench
 
     run_bench(games, only)
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--trials", type=Count(2, 10_000), help="Trials, the rulebook's included (overrides tune.trials).")
+@click.option("--games", "-n", type=Count(2, 10**9), help="Deals per trial (overrides tune.games; a multiple of "
+                                                            "tune.blocks).")
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-tune-<time>].")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help="Override a scenario value (as for run).")
+@click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
+@click.option("--study", "study_path", type=click.Path(dir_okay=False),
+              help="Keep the search in this file (Optuna's journal); if it exists, the tune resumes from the trials "
+                   "in it (the same scenario and seed), playing the same trials as a tune never stopped.")
+@click.option("--quiet", "-q", is_flag=True, help="No line per trial.")
+def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
+    """Which settings bring SCENARIO's game where its [tune] table wants it? Search the settings (Optuna, every
+    trial on the same deals, clearly worse trials pruned), replay the best few and the rulebook on fresh deals
+    (the confirmation race), and write the report: the recommended settings first, tune.csv with every trial.
+
+    Ctrl-C stops the search after the trial in play and writes the report of the trials finished (exit 3)."""
+    from analyzer import report
+    from analyzer import tune as T
+    from analyzer import scenario as scen
+
+    out = _out_folder(out)
+    _check_parallel(threads, None, None)
+    overrides = _parse_sets(sets)
+    for key, value, flag in (("seed", seed, "--seed"), ("tune.trials", trials, "--trials"),
+                             ("tune.games", games, "--games")):
+        if value is not None:
+            overrides.append((key, value, flag))
+    try:
+        raw = scen.load_raw(scenario)
+        T.build(copy.deepcopy(raw), str(scenario))  # the file as written, then with the command line's values
+        sc, spec = T.build(raw, str(scenario), overrides)
+    except ScenarioError as e:
+        _fail(e)
+    _warn_idle_settings(sc)
+    out_dir = Path(out) if out else report.default_dir(sc, name=f"{Path(scenario).stem}-tune")
+    try:
+        tmp = report.prepare_out(out_dir)
+    except report.OutError as e:
+        raise click.BadParameter(str(e), param_hint="--out") from None
+    ctx = click.get_current_context(silent=True)
+    command_interrupts = ctx.find_root().obj if ctx is not None else None
+    click.echo(f"{printable(sc.name)}: {spec.trials:,} trials x {spec.games:,} deals of {sc.game.title}, then a "
+               f"confirmation race of up to {spec.confirm_games:,} deals, seed {sc.seed}", err=True)
+
+    def said(t):
+        if not quiet:
+            what = t.state + (f" after {t.blocks} of {spec.blocks} blocks" if t.state == "pruned" else "")
+            click.echo(f"  trial {t.number}: {', '.join(f'{p}={v}' for p, v in t.values.items())}: {what}", err=True)
+
+    with Interrupts() if command_interrupts is None else nullcontext(command_interrupts) as interrupts:
+        try:
+            _warm_up_saying_so(sc, quiet)
+            interrupts.note_from_now()
+            try:
+                result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said,
+                                study_path=study_path)
+            except ScenarioError as e:  # (a --study file of another scenario: refused before any game)
+                _fail(e)
+            if not any(t.blocks for t in result.run.trials):
+                click.echo(f"Stopped by {signal_name(interrupts.signal)} before any trial finished: no report "
+                           f"written.", err=True)
+                sys.exit(EXIT_NOTHING)
+            interrupts.writing(f"Writing the report of {len(result.run.trials):,} trials")
+            command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
+            T.write_report(result, tmp, command)
+            path = report.commit_out(tmp, out_dir)
+        except KeyboardInterrupt:
+            click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
+                       f"nothing written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        except Quit:
+            click.echo("Quit on a third signal: the report of the finished trials was not written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    click.echo(f"Report: {path / 'index.html'}")
+    if result.partial:
+        click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial report of {len(result.run.trials):,} "
+                   f"trial(s) (exit status {EXIT_PARTIAL}).", err=True)
+        sys.exit(EXIT_PARTIAL)
 
 
 def entry():

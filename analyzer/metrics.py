@@ -93,6 +93,11 @@ def _var(terms, n):
     return max(v, 0.0)
 
 
+def value_of(metric, g, rotations):
+    """A metric's value for one group (no interval): g needs only n and s(column) (e.g. a block's sums)."""
+    return _terms(metric, g, rotations)[0]
+
+
 def value_ci(metric, g, rotations):
     """(value, lo, hi) of a metric for one group."""
     if g.n == 0:

@@ -33,6 +33,13 @@ FIRST_PLAYS = 2_000  # games (deals x arms) in the first chunk, before the speed
 MIN_CHUNK = 256
 
 
+def used_threads(threads: int | None = None) -> int:
+    """The threads a run plays on: `threads` when given (set for the runs that follow), else as numba is set."""
+    if threads:
+        numba.set_num_threads(threads)
+    return numba.get_num_threads()
+
+
 def warm_up(sc: Scenario):
     """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
     folding it into a throwaway summary, so that timings start with the first game played."""
@@ -52,18 +59,19 @@ def warm_up(sc: Scenario):
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,
         keep_games_dir: str | Path | None = None, progress: bool = True,
-        chunk_seconds: float = CHUNK_SECONDS, interrupts: Interrupts | None = None) -> RunResult:
+        chunk_seconds: float = CHUNK_SECONDS, interrupts: Interrupts | None = None, block: int | None = None,
+        on_block=None) -> RunResult:
     """Play every arm on games 0 .. games-1 (default: the scenario's) in chunks and fold the results.
 
     A chunk holds at most chunk_size deals and is cut to about chunk_seconds of play, so that an
     interrupt is honoured quickly; neither changes any result. Ctrl-C or SIGTERM ends the run once the
     blocks in play are played (their chunk is dropped unless every block of it was): the result is then
     partial. interrupts: the caller's, already installed (the CLI's, which go on noting signals while it
-    writes the report); None: the run installs its own while it plays."""
+    writes the report); None: the run installs its own while it plays. block, on_block: no chunk crosses a
+    multiple of `block` deals, and at each, on_block(deals played, tally) is called with every chunk committed; a
+    true return ends the run there, not partial (analyzer.tune prunes a trial so)."""
     total = games if games is not None else sc.games
-    if threads:
-        numba.set_num_threads(threads)
-    used_threads = numba.get_num_threads()
+    threads_used = used_threads(threads)
     tally = new_tally(sc)
     for arm in sc.arms:
         arm.encoded(sc.game)
@@ -77,19 +85,22 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     # with --keep-games, the rows are played into chunk arrays: a set is played into again only after its
     # chunk's commit (commits.wait below)
     buffers = ChunkBuffers()
+    ended_early = False  # by on_block
     groups = arm_groups(sc)
     t0 = time.perf_counter()
     with nullcontext(interrupts) if interrupts is not None else Interrupts() as interrupts:
         interrupts.note_from_now()
         try:
             with Committer(tally, rows) as commits, \
-                    ThreadPoolExecutor(used_threads, thread_name_prefix="play") as pool:
+                    ThreadPoolExecutor(threads_used, thread_name_prefix="play") as pool:
                 while played < total and interrupts.signal is None and not looks.stopped:
                     n = min(size, total - played, looks.next_checkpoint(played) - played)
+                    if block:
+                        n = min(n, block - played % block)
                     started = time.perf_counter()
                     # the previous chunk is being committed meanwhile, on another thread
                     chunk = play_and_fold(sc, groups, tally, played, n, interrupts, rows is not None,
-                                          buffers.next_set(), pool if used_threads > 1 else None)
+                                          buffers.next_set(), pool if threads_used > 1 else None)
                     commits.wait()
                     if chunk is None:
                         break  # interrupted inside the chunk: it is dropped whole
@@ -100,6 +111,11 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                     if played in looks.checkpoints:
                         commits.wait()
                         looks.look(played, tally, bar)
+                    if block and played % block == 0 and on_block is not None:
+                        commits.wait()
+                        if on_block(played, tally):
+                            ended_early = True
+                            break
                     per_deal = (time.perf_counter() - started) / n
                     size = int(max(MIN_CHUNK, min(chunk_size, chunk_seconds / max(per_deal, 1e-9))))
                 commits.wait()
@@ -110,7 +126,8 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
                 rows.close()
     done = tally.n
     wall = time.perf_counter() - t0
-    return RunResult(sc, group_results(sc, tally), done, done < total and not looks.stopped, wall, used_threads,
+    partial = done < total and not looks.stopped and not ended_early
+    return RunResult(sc, group_results(sc, tally), done, partial, wall, threads_used,
                      chunk_size, rows.paths if rows is not None else [], total, tally.metric_sums, tally.metric_xtx,
                      interrupts.signal, stop_reason=looks.reason)
 

@@ -57,6 +57,7 @@ TOP_KEYS = {
     "strength": "table: the strength curve, every pair of rungs head to head (rungs, budgets, search)",
     "skill": "table: play the scenario at each skill level (levels), mirror play: the level sets all_seats",
     "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
+    "tune": "table: the settings `analyzer tune` searches, its objectives and budget (`analyzer run` plays the rulebook)",
 }
 MAX_MARGIN = 50.0
 

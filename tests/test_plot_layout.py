@@ -130,6 +130,14 @@ CASES = {
         np.arange(143), (np.linspace(0, 1.6, 143), np.zeros(143), np.linspace(0, 3, 143)),
         [(f"seat {s}", np.linspace(7, 4.5 + s / 4, 143)) for s in range(4)], np.linspace(100, 10, 143),
         "How a game unfolds, turn by turn", "turn", "lead (cards in hand)", "cards in hand"),
+    "tune trials, 30 with the best so far": lambda: plots._draw_trials(
+        np.arange(30), np.linspace(20, 5, 30) + np.tile([0, 6], 15), ["complete", "pruned"] * 15,
+        np.minimum.accumulate(np.linspace(20, 5, 30)), "The search: each trial's distance from the goal",
+        "trial (0: the rulebook)", "loss (points and units, weighted; lower is better)", "best so far"),
+    "tune trials map, two settings": lambda: plots._draw_trials_map(
+        np.arange(30) % 7 + 4, np.arange(30) % 8 + 1, np.linspace(40, 2, 30), ["complete"] * 25 + ["pruned"] * 5,
+        "The loss over rules.hand_size and rules.draw_limit", "rules.hand_size", "rules.draw_limit",
+        "loss (points and units, weighted; lower is better)"),
 }
 
 

@@ -432,3 +432,55 @@ def trajectory(path, turns, margin, units, going_pct, title, xlabel, margin_labe
     """How games unfold by turn: margin = (mean, 10th, 90th percentile) of the leader's lead; units: list of
     (name, mean standing by turn); going_pct: the share of games still going."""
     return _save(_draw_trajectory(turns, margin, units, going_pct, title, xlabel, margin_label, standing_label), path)
+
+
+STATE_MARKERS = {"complete": ("o", 1.0), "pruned": ("x", 0.7)}  # (marker, alpha) of a trial in the tune's plots
+
+
+def _draw_trials(xs, losses, states, best, title, xlabel, ylabel, best_label=None):
+    """The tune's trials: each trial's loss against xs (its number, or a setting's value), complete trials as dots,
+    pruned ones as crosses (their loss over the blocks they played); best: the running best over xs in order when
+    best_label is given, else None."""
+    fig, ax = _figure(7.5, 3.8)
+    xs, losses = np.asarray(xs, dtype=float), np.asarray(losses, dtype=float)
+    for state, (marker, alpha) in STATE_MARKERS.items():
+        pick = np.array([s == state for s in states], dtype=bool)
+        if pick.any():
+            ax.scatter(xs[pick], losses[pick], marker=marker, alpha=alpha, color=COLORS[0 if state == "complete" else 3],
+                       label=f"{state} trials")
+    if best is not None:
+        ax.step(xs, best, where="post", color="black", linewidth=1.2, label=best_label)
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(_wrap(ylabel, 40))
+    _legend(ax)
+    _fit_title(fig, ax, title)
+    return _freeze(fig, laid_out=True)
+
+
+def trials(path, xs, losses, states, best, title, xlabel, ylabel, best_label=None):
+    """A tune's trials: loss against trial number (with the best so far) or against one setting's value."""
+    return _save(_draw_trials(xs, losses, states, best, title, xlabel, ylabel, best_label), path)
+
+
+def _draw_trials_map(xs, ys, losses, states, title, xlabel, ylabel, loss_label):
+    """Two settings' values of each trial, coloured by its loss (complete trials) or marked x (pruned)."""
+    fig, ax = _figure(7.5, 4.2)
+    xs, ys, losses = (np.asarray(a, dtype=float) for a in (xs, ys, losses))
+    done = np.array([s == "complete" for s in states], dtype=bool)
+    if done.any():
+        dots = ax.scatter(xs[done], ys[done], c=losses[done], cmap="viridis", s=60, edgecolors="black",
+                          linewidths=0.5, label="complete trials")
+        fig.colorbar(dots, ax=ax, label=_wrap(loss_label, 30))
+    pruned = np.array([s == "pruned" for s in states], dtype=bool)
+    if pruned.any():
+        ax.scatter(xs[pruned], ys[pruned], marker="x", color="grey", label="pruned trials")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    _legend(ax)
+    _fit_title(fig, ax, title)
+    return _freeze(fig, laid_out=True)
+
+
+def trials_map(path, xs, ys, losses, states, title, xlabel, ylabel, loss_label):
+    """A tune's trials over two numeric settings, coloured by their loss (the objective's surface, as sampled)."""
+    return _save(_draw_trials_map(xs, ys, losses, states, title, xlabel, ylabel, loss_label), path)

@@ -1,0 +1,330 @@
+"""The search of `analyzer tune`: Optuna's sampler proposes settings through its ask/tell interface, each trial
+plays the same deals (common random numbers: block b of every trial has the same seed), and a trial clearly
+worse than the best so far is pruned after a block (Optuna's Wilcoxon pruner on the per-block losses, paired by
+block).
+
+The rulebook's own settings are played first, whole (they are the first incumbent, so pruning compares every
+trial with at least them); trials run one after another, in the order asked, so the same scenario and seed give
+the same trials whatever the threads (which only share a trial's games: analyzer.runner).
+"""
+from __future__ import annotations
+
+import copy
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from analyzer import metrics as M
+from analyzer import runner
+from analyzer.configs import set_path
+from analyzer.errors import ScenarioError
+from analyzer.tune.spec import TuneSpec, rulebook_values
+
+# keys of a scenario that a trial does not take from it: the tune itself, and its stopping rule (a tune scenario is
+# one configuration, checked by analyzer.tune.load)
+TRIAL_DROPS = ("tune", "stop")
+PRUNE_P = 0.1  # the Wilcoxon pruner's p threshold (Optuna's default)
+PRUNE_AFTER = 2  # blocks played before a trial may be pruned (Optuna's default n_startup_steps)
+# the samplers' settings do not depend on the budget, so that a tune stopped early and resumed with more trials
+# plays the trials a longer tune would have
+RANDOM_FIRST = 5  # TPE: trials proposed at random before its model guides the search
+POPULATION = 16  # NSGA-II: trials per generation
+SEED_STREAM = 0x74756E65  # "tune": the seeds of the blocks and of the race come from (seed, SEED_STREAM, k)
+RACE_STREAM = 1 << 20  # k of the confirmation race's seed (blocks use k = 0 .. MAX_BLOCKS - 1)
+
+
+def derived_seed(seed, k):
+    """A seed of its own for block k (or the race: RACE_STREAM) of a tune with master seed `seed`."""
+    state = np.random.SeedSequence([seed, SEED_STREAM, k]).generate_state(2, np.uint64)
+    return int(state[0] >> np.uint64(1))
+
+
+@dataclass
+class Trial:
+    number: int  # 0: the rulebook; then the order the sampler proposed them
+    values: dict  # {path: value}
+    state: str = "complete"  # complete, pruned, invalid (the settings cannot be played together), stopped
+    blocks: int = 0  # blocks played
+    metric_blocks: list = field(default_factory=list)  # per block: {metric key: value}
+    losses: list = field(default_factory=list)  # per block: the weighted loss
+    note: str = ""  # why invalid
+    block_games: int = 0  # deals per block
+
+    @property
+    def deals(self):
+        return self.blocks * self.block_games
+
+    def value(self, key):
+        """The metric's mean over the blocks played (equal blocks of deals)."""
+        xs = [b[key] for b in self.metric_blocks]
+        return float(np.mean(xs)) if xs else math.nan
+
+    def stderr(self, key):
+        xs = [b[key] for b in self.metric_blocks]
+        return float(np.std(xs, ddof=1) / math.sqrt(len(xs))) if len(xs) > 1 else math.nan
+
+
+@dataclass
+class TuneRun:
+    spec: TuneSpec
+    trials: list  # Trial, the rulebook first
+    study: object  # the optuna Study
+    stopped_by: int | None = None  # a signal that ended the search early
+    metric_defs: dict = field(default_factory=dict)  # {key: metrics.Metric} (the rulebook's player count)
+
+    def loss(self, trial):
+        """The trial's weighted loss from its mean metric values (nan unless complete)."""
+        if trial.state != "complete":
+            return math.nan
+        return sum(o.weight * o.loss(trial.value(o.metric), _shown_scale(self.metric_defs[o.metric]))
+                   for o in self.spec.objectives)
+
+    def objective_losses(self, trial):
+        return [o.loss(trial.value(o.metric), _shown_scale(self.metric_defs[o.metric])) for o in self.spec.objectives]
+
+    def ranked(self):
+        """The complete trials, best first (lowest loss; Pareto: the front first, then by weighted loss)."""
+        done = [t for t in self.trials if t.state == "complete"]
+        if self.spec.pareto:
+            front = {t.number for t in self.pareto_front()}
+            return sorted(done, key=lambda t: (t.number not in front, self.loss(t), t.number))
+        return sorted(done, key=lambda t: (self.loss(t), t.number))
+
+    def pareto_front(self):
+        done = [t for t in self.trials if t.state == "complete"]
+        losses = {t.number: self.objective_losses(t) for t in done}
+
+        def dominated(a):
+            return any(all(x <= y for x, y in zip(losses[b.number], losses[a.number]))
+                       and losses[b.number] != losses[a.number] for b in done)
+        return [t for t in done if not dominated(t)]
+
+
+def _shown_scale(metric):
+    return 100.0 if metric.percent else 1.0
+
+
+def trial_raw(base_raw, values):
+    """The scenario dict of one trial: the tune scenario's, its settings set to values."""
+    raw = {k: copy.deepcopy(v) for k, v in base_raw.items() if k not in TRIAL_DROPS}
+    for path, value in values.items():
+        set_path(raw, path, value)
+    return raw
+
+
+def _distributions(spec):
+    import optuna.distributions as D
+
+    out = {}
+    for s in spec.settings:
+        if s.kind == "choice":
+            out[s.path] = D.CategoricalDistribution(list(s.choices))
+        elif s.kind == "int":
+            out[s.path] = D.IntDistribution(s.low, s.high, step=s.step or 1, log=s.log)
+        else:
+            out[s.path] = D.FloatDistribution(s.low, s.high, step=s.step, log=s.log)
+    return out
+
+
+def _sampler(spec, seed):
+    import optuna
+
+    seed = int(seed % 2**32)
+    if spec.sampler == "tpe":
+        return optuna.samplers.TPESampler(seed=seed, multivariate=True, n_startup_trials=RANDOM_FIRST)
+    if spec.sampler == "cmaes":
+        return optuna.samplers.CmaEsSampler(seed=seed)
+    if spec.sampler == "nsga2":
+        return optuna.samplers.NSGAIISampler(seed=seed, population_size=POPULATION)
+    return optuna.samplers.RandomSampler(seed=seed)
+
+
+def new_study(spec, seed, storage=None, name="tune"):
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    with warnings.catch_warnings():  # (Optuna marks the Wilcoxon pruner experimental: its interface may change)
+        warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
+        pruner = (optuna.pruners.NopPruner() if spec.pareto or spec.blocks < 2 else
+                  optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER))
+    directions = ["minimize"] * (len(spec.objectives) if spec.pareto else 1)
+    return optuna.create_study(storage=storage, study_name=name, sampler=_sampler(spec, seed), pruner=pruner,
+                               directions=directions, load_if_exists=storage is not None)
+
+
+class _BlockSums:
+    """One block's sums of a group's summary (the difference of two snapshots): what metrics read for a value."""
+
+    def __init__(self, summary, sums, n):
+        self.index, self.sums, self.n = summary.index, sums, n
+
+    def s(self, name):
+        return int(self.sums[self.index[name]])
+
+
+def block_values(sc, spec, group_summary, players, rotations, sums, n):
+    """{metric key: value} of one block of deals (its group's sums over the block, n deals)."""
+    view = _BlockSums(group_summary, sums, n)
+    out = {}
+    for o in spec.objectives:
+        metric = M.metric_for(sc.game, players, rotations, o.metric)
+        out[o.metric] = M.value_of(metric, view, rotations)
+    return out
+
+
+def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_trial=None, metric_defs=None):
+    """Play the trial's deals in blocks (all of them, or until pruned or a signal); fills trial in place. Every trial
+    plays the same game indices, 0 .. spec.games - 1, of the same seed: block b is indices b x block_games onward."""
+    from analyzer import scenario as scen
+
+    try:
+        sc = scen.build(trial_raw(base_raw, trial.values), source)
+    except ScenarioError as e:
+        trial.state, trial.note = "invalid", f"{e.key} = {e.value}: {e.allowed}"
+        return trial
+    sc.seed = derived_seed(seed, 0)
+    trial.block_games = spec.block_games
+    metric_defs = {} if metric_defs is None else metric_defs
+    players, rotations = len(sc.seats), len(sc.arms)
+    if metric_defs is not None:
+        for o in spec.objectives:
+            metric_defs.setdefault(o.metric, M.metric_for(sc.game, players, rotations, o.metric))
+    before = {"sums": None, "n": 0}
+
+    def on_block(played, tally):
+        summary = tally.summaries[0]
+        sums = summary.sums.copy()
+        delta = sums if before["sums"] is None else sums - before["sums"]
+        values = block_values(sc, spec, summary, players, rotations, delta, summary.n - before["n"])
+        before.update(sums=sums, n=summary.n)
+        trial.metric_blocks.append(values)
+        trial.blocks += 1
+        loss = sum(o.weight * o.loss(values[o.metric], _shown_scale(metric_defs[o.metric])) for o in spec.objectives)
+        trial.losses.append(loss)
+        b = trial.blocks - 1
+        if optuna_trial is not None and not spec.pareto and spec.blocks > 1:
+            optuna_trial.report(loss, b)
+            if b < spec.blocks - 1 and optuna_trial.should_prune():  # (after the last block it is complete)
+                trial.state = "pruned"
+                return True
+        return False
+
+    result = runner.run(sc, games=spec.games, threads=threads, progress=False, interrupts=interrupts,
+                        block=spec.block_games, on_block=on_block)
+    if result.partial:  # a signal: the trial is not whole, and so not counted
+        trial.state = "stopped"
+    return trial
+
+
+SAMPLER_STREAM = 1 << 21  # k of the seed of the sampler that proposes trial n: SAMPLER_STREAM + n
+
+
+def _record(trial):
+    """What the study's storage keeps of a played trial (a resumed tune reads it back: Trial(**record))."""
+    return {"number": trial.number, "values": trial.values, "state": trial.state, "blocks": trial.blocks,
+            "metric_blocks": trial.metric_blocks, "losses": trial.losses, "note": trial.note,
+            "block_games": trial.block_games}
+
+
+def scenario_key(sc):
+    """What a study file must have been made by to be resumed: the scenario (its [tune] budget aside) and seed."""
+    import hashlib
+    import json
+
+    raw = {k: v for k, v in sc.raw.items() if k != "tune"}
+    raw["tune"] = {k: v for k, v in sc.raw["tune"].items() if k != "trials"}
+    return hashlib.sha1(json.dumps([raw, sc.seed], sort_keys=True, default=str).encode()).hexdigest()
+
+
+def open_study(sc, spec, path):
+    """The study of a tune: in memory (path None), or in the journal file at path, created or resumed; a file made
+    by another scenario (or seed) is refused (ScenarioError on --study)."""
+    storage = None
+    if path is not None:
+        from optuna.storages import JournalStorage
+        from optuna.storages.journal import JournalFileBackend
+
+        storage = JournalStorage(JournalFileBackend(str(path)))
+    study = new_study(spec, sc.seed, storage)
+    key = study.user_attrs.get("scenario")
+    if key is None:
+        study.set_user_attr("scenario", scenario_key(sc))
+    elif key != scenario_key(sc):
+        raise ScenarioError(sc.source, "--study", str(path), "holds the trials of another scenario or seed: give a new "
+                                                             "file, or the scenario that made it")
+    return study
+
+
+def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path=None):
+    """Play the rulebook, then the trials the sampler proposes up to spec.trials in all (fewer if a signal comes), and
+    return the TuneRun. on_trial(trial): called after each trial (progress). study_path: a journal file that keeps
+    the study; the trials already in it are taken as played (a resumed tune plays on where it stopped, the same
+    trials as one never stopped: each trial's sampler is seeded by its number)."""
+    from optuna.trial import TrialState, create_trial
+
+    base_raw = sc.raw
+    study = open_study(sc, spec, study_path)
+    distributions = _distributions(spec)
+    run = TuneRun(spec, [], study)
+    kept = study.user_attrs.get("rulebook")
+    if kept is not None:
+        rulebook = Trial(**kept)
+        _objective_metrics(sc, spec, run.metric_defs)
+    else:
+        rulebook = play_trial(Trial(0, rulebook_values(sc, spec)), base_raw, sc.source, spec, sc.seed, threads,
+                              interrupts, metric_defs=run.metric_defs)
+    run.trials.append(rulebook)
+    if on_trial and kept is None:
+        on_trial(rulebook)
+    if rulebook.state == "stopped":
+        run.stopped_by = interrupts.signal if interrupts else None
+        return run
+    if kept is None:
+        in_range = all(distributions[p]._contains(distributions[p].to_internal_repr(v))
+                       for p, v in rulebook.values.items())
+        if rulebook.state == "complete" and in_range:  # the sampler learns from it; the pruner compares with it
+            values = run.objective_losses(rulebook) if spec.pareto else run.loss(rulebook)
+            study.add_trial(create_trial(params=rulebook.values, distributions=distributions,
+                                         values=values if spec.pareto else None,
+                                         value=None if spec.pareto else values,
+                                         intermediate_values=dict(enumerate(rulebook.losses))))
+        study.set_user_attr("rulebook", _record(rulebook))
+    resumed = sorted((t.user_attrs["record"] for t in study.trials if "record" in t.user_attrs),
+                     key=lambda r: r["number"])
+    run.trials += [Trial(**r) for r in resumed]
+    for number in range(len(run.trials), spec.trials):
+        study.sampler = _sampler(spec, derived_seed(sc.seed, SAMPLER_STREAM + number))
+        asked = study.ask(distributions)
+        trial = Trial(number, dict(asked.params))
+        played = next((t for t in run.trials if t.values == trial.values and t.state in ("complete", "invalid")), None)
+        if played is not None:  # the sampler proposed settings already played whole: the same deals, the same games
+            trial.state, trial.note, trial.block_games = played.state, played.note, played.block_games
+            trial.blocks, trial.metric_blocks, trial.losses = played.blocks, played.metric_blocks, played.losses
+            trial.note = trial.note or f"the settings of trial {played.number}: its games, not played again"
+        else:
+            play_trial(trial, base_raw, sc.source, spec, sc.seed, threads, interrupts, asked, run.metric_defs)
+        run.trials.append(trial)
+        if trial.state != "stopped":
+            asked.set_user_attr("record", _record(trial))
+        if trial.state == "complete":
+            study.tell(asked, run.objective_losses(trial) if spec.pareto else run.loss(trial))
+        elif trial.state == "pruned":
+            study.tell(asked, state=TrialState.PRUNED)
+        else:  # invalid settings, or stopped by a signal (not kept: a resumed tune plays it again)
+            study.tell(asked, state=TrialState.FAIL)
+        if on_trial:
+            on_trial(trial)
+        if trial.state == "stopped":
+            run.trials.pop()
+            run.stopped_by = interrupts.signal if interrupts else None
+            break
+    return run
+
+
+def _objective_metrics(sc, spec, out):
+    """{metric key: Metric} of the objectives at the scenario's player count (a resumed tune plays no rulebook)."""
+    rotations = len(sc.seats) if sc.comparison.get("rotate_seats") else 1
+    for o in spec.objectives:
+        out.setdefault(o.metric, M.metric_for(sc.game, sc.players, rotations, o.metric))
