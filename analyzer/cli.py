@@ -595,8 +595,12 @@ def bench(games, only):
 @click.option("--study", "study_path", type=click.Path(dir_okay=False),
               help="Keep the search in this file (Optuna's journal); if it exists, the tune resumes from the trials "
                    "in it (the same scenario and seed), playing the same trials as a tune never stopped.")
+@click.option("--workers", "-w", type=Count(1, 256),
+              help="Play the trials' games on a local Dask cluster of this many worker processes (needs "
+                   "analyzer[dask]). Results do not depend on it.")
+@click.option("--scheduler", metavar="ADDRESS", help="Play the trials' games on a running Dask cluster.")
 @click.option("--quiet", "-q", is_flag=True, help="No line per trial.")
-def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
+def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers, scheduler, quiet):
     """Which settings bring SCENARIO's game where its [tune] table wants it? Search the settings (Optuna, every
     trial on the same deals, clearly worse trials pruned), replay the best few and the rulebook on fresh deals
     (the confirmation race), and write the report: the recommended settings first, tune.csv with every trial.
@@ -607,7 +611,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
     from analyzer import scenario as scen
 
     out = _out_folder(out)
-    _check_parallel(threads, None, None)
+    _check_parallel(threads, workers, scheduler)
     overrides = _parse_sets(sets)
     for key, value, flag in (("seed", seed, "--seed"), ("tune.trials", trials, "--trials"),
                              ("tune.games", games, "--games")):
@@ -637,13 +641,17 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, quiet):
 
     with Interrupts() if command_interrupts is None else nullcontext(command_interrupts) as interrupts:
         try:
-            _warm_up_saying_so(sc, quiet)
+            if not (workers or scheduler):
+                _warm_up_saying_so(sc, quiet)
             interrupts.note_from_now()
             try:
                 result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said,
-                                study_path=study_path)
+                                study_path=study_path, workers=workers, scheduler=scheduler,
+                                log=lambda line: click.echo(line, err=True))
             except ScenarioError as e:  # (a --study file of another scenario: refused before any game)
                 _fail(e)
+            except ConnectionError as e:
+                raise click.BadParameter(str(e), param_hint="--scheduler") from None
             if not any(t.blocks for t in result.run.trials):
                 click.echo(f"Stopped by {signal_name(interrupts.signal)} before any trial finished: no report "
                            f"written.", err=True)

@@ -209,3 +209,10 @@ def test_a_pareto_tune_races_trials_of_its_front():
     raced = [settings[r[1].number] for r in result.race_rows[1:]]
     k = min(len(front_settings), len(raced))
     assert raced and set(raced[:k]) <= front_settings
+
+
+def test_trials_on_dask_workers_are_the_trials_played_here():
+    pytest.importorskip("distributed")
+    here = T.tune(*built(), race=False)
+    there = T.tune(*built(), race=False, workers=2, log=lambda line: None)
+    assert table(there) == table(here)

@@ -86,24 +86,38 @@ def _checked_spec(sc, source):
     return spec
 
 
-def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, study_path=None):
+def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, study_path=None, workers=None,
+         scheduler=None, log=print):
     """Search, then race (unless stopped or race=False); the TuneResult. study_path: the journal file that keeps
-    the study (a tune stopped early resumes from it: study.search)."""
+    the study (a tune stopped early resumes from it: study.search). workers, scheduler: play the trials' blocks and
+    the race on a Dask cluster (analyzer.distributed): the same results."""
     import time
 
     from analyzer import runner, scenario as scen
     from analyzer.tune import race as R
-    from analyzer.tune.study import search
+    from analyzer.tune.study import DaskBlocks, search
 
     t0 = time.perf_counter()
     used = runner.used_threads(threads)
-    run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path)
-    race_result, rows = None, []
-    chosen = R.finalists(run)
-    if race and run.stopped_by is None and chosen and run.trials[0].state == "complete":
-        race_sc = scen.build(R.race_raw(sc, spec, chosen), sc.source)
-        race_result = runner.run(race_sc, threads=threads, progress=False, interrupts=interrupts)
-        rows = R.race_table(run, race_result) if race_result.games else []
+    cluster = DaskBlocks(workers, scheduler, threads) if workers or scheduler else None
+    try:
+        run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path,
+                     cluster=cluster)
+        race_result, rows = None, []
+        chosen = R.finalists(run)
+        if race and run.stopped_by is None and chosen and run.trials[0].state == "complete":
+            race_sc = scen.build(R.race_raw(sc, spec, chosen), sc.source)
+            if cluster is not None:
+                from analyzer import distributed
+
+                race_result = distributed.run(race_sc, threads=cluster.threads, progress=False, log=log,
+                                              scheduler=cluster.client.scheduler.address, interrupts=interrupts)
+            else:
+                race_result = runner.run(race_sc, threads=threads, progress=False, interrupts=interrupts)
+            rows = R.race_table(run, race_result) if race_result.games else []
+    finally:
+        if cluster is not None:
+            cluster.close()
     return TuneResult(sc, spec, run, race_result, rows, time.perf_counter() - t0, used)
 
 

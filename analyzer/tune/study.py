@@ -174,31 +174,31 @@ def block_values(sc, spec, group_summary, players, rotations, sums, n):
     return out
 
 
-def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_trial=None, metric_defs=None):
+def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_trial=None, metric_defs=None,
+               cluster=None):
     """Play the trial's deals in blocks (all of them, or until pruned or a signal); fills trial in place. Every trial
-    plays the same game indices, 0 .. spec.games - 1, of the same seed: block b is indices b x block_games onward."""
+    plays the same game indices, 0 .. spec.games - 1, of the same seed: block b is indices b x block_games onward.
+    cluster: a DaskBlocks that plays the blocks on Dask workers instead of this process's threads (the same
+    block sums, so the same trial)."""
     from analyzer import scenario as scen
 
+    raw = trial_raw(base_raw, trial.values)
+    raw["seed"] = derived_seed(seed, 0)
+    raw["games"] = spec.games
     try:
-        sc = scen.build(trial_raw(base_raw, trial.values), source)
+        sc = scen.build(raw, source)
     except ScenarioError as e:
         trial.state, trial.note = "invalid", f"{e.key} = {e.value}: {e.allowed}"
         return trial
-    sc.seed = derived_seed(seed, 0)
     trial.block_games = spec.block_games
     metric_defs = {} if metric_defs is None else metric_defs
     players, rotations = len(sc.seats), len(sc.arms)
-    if metric_defs is not None:
-        for o in spec.objectives:
-            metric_defs.setdefault(o.metric, M.metric_for(sc.game, players, rotations, o.metric))
-    before = {"sums": None, "n": 0}
+    for o in spec.objectives:
+        metric_defs.setdefault(o.metric, M.metric_for(sc.game, players, rotations, o.metric))
 
-    def on_block(played, tally):
-        summary = tally.summaries[0]
-        sums = summary.sums.copy()
-        delta = sums if before["sums"] is None else sums - before["sums"]
-        values = block_values(sc, spec, summary, players, rotations, delta, summary.n - before["n"])
-        before.update(sums=sums, n=summary.n)
+    def take(summary, sums, n):
+        """One block's sums: its values and loss into the trial; True if the pruner stops the trial here."""
+        values = block_values(sc, spec, summary, players, rotations, sums, n)
         trial.metric_blocks.append(values)
         trial.blocks += 1
         loss = sum(o.weight * o.loss(values[o.metric], _shown_scale(metric_defs[o.metric])) for o in spec.objectives)
@@ -211,11 +211,72 @@ def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_
                 return True
         return False
 
+    if cluster is not None:
+        if not cluster.play(raw, source, spec, take, interrupts):
+            trial.state = "stopped"
+        return trial
+    before = {"sums": None, "n": 0}
+
+    def on_block(played, tally):
+        summary = tally.summaries[0]
+        sums = summary.sums.copy()
+        delta = sums if before["sums"] is None else sums - before["sums"]
+        n = summary.n - before["n"]
+        before.update(sums=sums, n=summary.n)
+        return take(summary, delta, n)
+
     result = runner.run(sc, games=spec.games, threads=threads, progress=False, interrupts=interrupts,
                         block=spec.block_games, on_block=on_block)
     if result.partial:  # a signal: the trial is not whole, and so not counted
         trial.state = "stopped"
     return trial
+
+
+class DaskBlocks:
+    """A tune's trials played on a Dask cluster (--workers: a local one; --scheduler: a running one): each block of a
+    trial is a task (analyzer.distributed.play_task on its game indices), all submitted at once and taken in block
+    order, so the trial's values, pruning included, are those of a trial played in this process; the blocks after a
+    prune are cancelled."""
+
+    def __init__(self, workers=None, scheduler=None, threads=None):
+        from analyzer import distributed
+
+        distributed.require_dask()
+        self.client, self.cluster = distributed.connect(scheduler, workers)
+        self.threads = threads or (1 if self.cluster is not None else None)  # (one thread per local worker)
+
+    def play(self, raw, source, spec, take, interrupts):
+        """Play raw's blocks, handing each block's (summary, sums, n) to take in order until it returns True;
+        False if a signal came first."""
+        from distributed import wait
+
+        from analyzer.distributed import play_task
+
+        key = f"{source}:{hash(repr(raw))}"
+        k = spec.block_games
+        futures = [self.client.submit(play_task, raw, source, key, b * k, k, None, self.threads, pure=False)
+                   for b in range(spec.blocks)]
+        try:
+            for future in futures:
+                while not future.done():
+                    if interrupts is not None and interrupts.signal is not None:
+                        return False
+                    try:  # (wakes twice a second, so that Ctrl-C is honoured while a block plays)
+                        wait([future], timeout=0.5)
+                    except TimeoutError:
+                        pass
+                summary = future.result()[0].summaries[0]
+                if take(summary, summary.sums, summary.n):
+                    break
+            return True
+        finally:
+            for future in futures:
+                future.cancel()
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
 
 
 SAMPLER_STREAM = 1 << 21  # k of the seed of the sampler that proposes trial n: SAMPLER_STREAM + n
@@ -257,7 +318,7 @@ def open_study(sc, spec, path):
     return study
 
 
-def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path=None):
+def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path=None, cluster=None):
     """Play the rulebook, then the trials the sampler proposes up to spec.trials in all (fewer if a signal comes), and
     return the TuneRun. on_trial(trial): called after each trial (progress). study_path: a journal file that keeps
     the study; the trials already in it are taken as played (a resumed tune plays on where it stopped, the same
@@ -274,7 +335,7 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path
         _objective_metrics(sc, spec, run.metric_defs)
     else:
         rulebook = play_trial(Trial(0, rulebook_values(sc, spec)), base_raw, sc.source, spec, sc.seed, threads,
-                              interrupts, metric_defs=run.metric_defs)
+                              interrupts, metric_defs=run.metric_defs, cluster=cluster)
     run.trials.append(rulebook)
     if on_trial and kept is None:
         on_trial(rulebook)
@@ -304,7 +365,7 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path
             trial.blocks, trial.metric_blocks, trial.losses = played.blocks, played.metric_blocks, played.losses
             trial.note = trial.note or f"the settings of trial {played.number}: its games, not played again"
         else:
-            play_trial(trial, base_raw, sc.source, spec, sc.seed, threads, interrupts, asked, run.metric_defs)
+            play_trial(trial, base_raw, sc.source, spec, sc.seed, threads, interrupts, asked, run.metric_defs, cluster)
         run.trials.append(trial)
         if trial.state != "stopped":
             asked.set_user_attr("record", _record(trial))
