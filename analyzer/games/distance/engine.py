@@ -24,9 +24,9 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
-    S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
-    init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, PACK_FITTING, SEGMENT, S_N,
+    S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard,
+    draw, emit, fits, init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
@@ -417,14 +417,10 @@ def greedy_fast(st, rates):
     return 1
 
 
-# greedy_turns' drama, in one word each: seat s in the 12-bit lane at bit 12s, five lanes (MAXP), bit 11 of each
-# lane a guard, so that one subtraction compares all five lanes (values below the guard, 2048)
+# greedy_turns' hand sizes in one word: seat s's in the 12-bit lane at bit 12s, five lanes (MAXP)
 LANE = 12
-LANE_ONES = 0x001001001001001  # 1 in each lane
-LANE_GUARDS = LANE_ONES << 11
-LANE_VALUE = 0x7FF  # a lane's value bits
+LANE_VALUE = 0x7FF  # a lane's value bits (a lane's top bit stays clear)
 FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
-SEGMENT = 256  # turns between flushes of greedy_turns' packed counters (16-bit fields: 256 x 225 cards < 2**16)
 
 
 @njit(cache=True, inline="always")
@@ -433,9 +429,74 @@ def _lane(word, s):
 
 
 @njit(cache=True, inline="always")
-def _lanes_at_least(a, b):
-    """Lanes of all-ones value bits where a's lane >= b's, zero elsewhere (lanes below the guard)."""
-    return ((((a | LANE_GUARDS) - b) & LANE_GUARDS) >> 11) * LANE_VALUE
+def _behind(size, fewest, turn):
+    """(a seat's distance from the fewest cards, `turn` if it trails else -1): what drama.look keeps the maxima of."""
+    behind = size - fewest
+    return behind, turn if behind > 0 else np.int64(-1)
+
+
+@njit(cache=True, inline="always")
+def _unit_seen(st, s):
+    """Seat s's (last turn trailing, largest deficit) in the drama block (any values past the players)."""
+    unit = O_DRAMA + drama.D_STAND + drama.D_UNIT * s
+    return st[unit + drama.D_LAST], st[unit + drama.D_DEFICIT]
+
+
+@njit(cache=True, inline="always")
+def _unit_saw(st, s, last, deficit):
+    """Seat s's (last turn trailing, largest deficit) into the drama block, if it is a player."""
+    if s < st[S_N]:
+        unit = O_DRAMA + drama.D_STAND + drama.D_UNIT * s
+        st[unit + drama.D_LAST] = last
+        st[unit + drama.D_DEFICIT] = deficit
+
+
+@njit(cache=True, _nrt=False)
+def _look_turns(st, first, count):
+    """drama.look after each of turns first + 1 .. first + count, from the hand sizes greedy_turns wrote at O_SIZES_SEEN
+    (the block settled at turn `first`): the same block as a look at every turn. Apart from the turns, in two loops
+    with no data-dependent branch: the first (each seat's largest deficit and last turn trailing, maxima that LLVM
+    vectorises over the turns) writes each turn's sole leader over its sizes, the second counts the lead changes."""
+    last0, deficit0 = _unit_seen(st, 0)
+    last1, deficit1 = _unit_seen(st, 1)
+    last2, deficit2 = _unit_seen(st, 2)
+    last3, deficit3 = _unit_seen(st, 3)
+    last4, deficit4 = _unit_seen(st, 4)
+    for i in range(count):
+        sizes = _get(st, O_SIZES_SEEN + i)
+        size0, size1, size2, size3, size4 = _lane(sizes, 0), _lane(sizes, 1), _lane(sizes, 2), _lane(sizes, 3), _lane(
+            sizes, 4)
+        fewest = min(min(min(size0, size1), min(size2, size3)), size4)
+        turn = first + 1 + i
+        behind0, trailing0 = _behind(size0, fewest, turn)
+        behind1, trailing1 = _behind(size1, fewest, turn)
+        behind2, trailing2 = _behind(size2, fewest, turn)
+        behind3, trailing3 = _behind(size3, fewest, turn)
+        behind4, trailing4 = _behind(size4, fewest, turn)
+        deficit0, deficit1, deficit2 = max(deficit0, behind0), max(deficit1, behind1), max(deficit2, behind2)
+        deficit3, deficit4 = max(deficit3, behind3), max(deficit4, behind4)
+        last0, last1, last2 = max(last0, trailing0), max(last1, trailing1), max(last2, trailing2)
+        last3, last4 = max(last3, trailing3), max(last4, trailing4)
+        # the leaders (lanes past the players are never among them): the sole one, if there is one
+        leaders = (np.int64(behind0 == 0) + np.int64(behind1 == 0) + np.int64(behind2 == 0) + np.int64(behind3 == 0)
+                   + np.int64(behind4 == 0))
+        leader = np.int64(behind1 == 0) + 2 * np.int64(behind2 == 0) + 3 * np.int64(behind3 == 0) + 4 * np.int64(
+            behind4 == 0)
+        _put(st, O_SIZES_SEEN + i, leader if leaders == 1 else np.int64(-1))
+    _unit_saw(st, 0, last0, deficit0)
+    _unit_saw(st, 1, last1, deficit1)
+    _unit_saw(st, 2, last2, deficit2)
+    _unit_saw(st, 3, last3, deficit3)
+    _unit_saw(st, 4, last4, deficit4)
+    # drama._take_lead at each turn: a sole leader other than the last one is a lead change (the first is not)
+    leader = st[O_DRAMA + drama.D_LEADER]
+    changes = st[O_DRAMA + drama.D_CHANGES]
+    for i in range(count):
+        sole = _get(st, O_SIZES_SEEN + i)
+        changes += np.int64(sole >= 0) & np.int64(leader >= 0) & np.int64(sole != leader)
+        leader = sole if sole >= 0 else leader
+    st[O_DRAMA + drama.D_LEADER] = leader
+    st[O_DRAMA + drama.D_CHANGES] = changes
 
 
 # _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
@@ -445,10 +506,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
     O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind).
     "Can she play" is one AND with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three
-    counts shifted out of the word (O_LTHREE), the play a subtraction, a drawn card an addition. The hand sizes,
-    largest deficits and last turns trailing of the drama block are one word each (12-bit lanes, drama.look for
-    all seats in a few word operations), the counts of the result row one word of 16-bit fields: both flushed
-    every SEGMENT turns. Returns play_turns' (seat, turn, dry, end)."""
+    counts shifted out of the word (O_LTHREE), the play a subtraction, a drawn card an addition. The hand sizes are
+    one word (12-bit lanes), stored after each turn at O_SIZES_SEEN, the counts of the result row one word of
+    16-bit fields: every SEGMENT turns, the counts are flushed and the segment's drama taken from the sizes seen
+    (_look_turns). Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
     for s in range(n):
@@ -460,18 +521,13 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
     step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
-    # the drama block from here on by look (in lanes), not look_one: the same results, no data-dependent
-    # branch; what look_one left stale (the units trailing now) first settled
+    # the drama block from here on by look (_look_turns), not look_one: the same results; what look_one left stale
+    # (the units trailing now) first settled
     drama.settle(st, O_DRAMA, n, turn)
     stand = O_DRAMA + drama.D_STAND
-    sizes, deficits = 0, 0
+    sizes = 0
     for s in range(MAXP):
         sizes += (st[O_HN + s] if s < n else FAR) << (LANE * s)
-    for s in range(n):
-        deficits += st[stand + drama.D_UNIT * s + drama.D_DEFICIT] << (LANE * s)
-    leader = st[O_DRAMA + drama.D_LEADER]
-    leader_bit = 0 if leader < 0 else 1 << (LANE * leader)  # the sole leader's lane as its lowest bit
-    changes = st[O_DRAMA + drama.D_CHANGES]
     need = st[S_NEED]
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
@@ -483,7 +539,6 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         first = turn
         last_turn = min(stop, turn + SEGMENT)
         counts = 0  # cards drawn | passes << 16 | wilds used << 32 | plays of two or more << 48
-        trailed = 0  # per lane: the segment's last turn trailing, minus `first` (0: none)
         shift = LANE * seat
         while turn < last_turn:
             turn += 1
@@ -571,19 +626,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                 counts += drawn + ((1 - fitted) << 16)
                 dry = 0 if drawn > 0 else dry + 1
             _put(st, O_PHAND + seat, hand)
-            # drama.look: the fewest cards, each lane's distance from it (0: among the leaders)
-            fewest = min(min(min(_lane(sizes, 0), _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
-                         _lane(sizes, 4))
-            behind = sizes - fewest * LANE_ONES
-            trailing = _lanes_at_least(behind, LANE_ONES)
-            trailed = (trailed & ~trailing) | ((turn - first) * LANE_ONES & trailing)
-            at_least = _lanes_at_least(deficits, behind)
-            deficits = (deficits & at_least) | (behind & ~at_least)
-            # the leaders' lanes (their lowest bits): a sole leader takes the lead (drama._take_lead, in arithmetic)
-            leaders = ~trailing & LANE_ONES
-            sole = np.int64((((leaders * LANE_ONES) >> (LANE * (MAXP - 1))) & LANE_VALUE) == 1)  # lane 4: their number
-            changes += sole & np.int64(leader_bit != 0) & np.int64(leader_bit != leaders)
-            leader_bit = leaders if sole else leader_bit
+            _put(st, O_SIZES_SEEN + (turn - first - 1), sizes)  # (drama.look's, after the segment)
             # after_turn
             if hand == 0:
                 end = END_WON
@@ -603,20 +646,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         out[col(R_WILDS, n)] += (counts >> 32) & 0xFFFF
         out[col(R_PLAYS, n)] += turn - first - passes  # every turn is a play or a pass
         out[col(R_MULTI, n)] += counts >> 48
-        for s in range(n):
-            if _lane(trailed, s) != 0:
-                st[stand + drama.D_UNIT * s + drama.D_LAST] = first + _lane(trailed, s)
-    leader = -1
+        _look_turns(st, first, turn - first)
     for s in range(n):
-        if leader_bit == 1 << (LANE * s):
-            leader = s
-    for s in range(n):
-        unit = stand + drama.D_UNIT * s
         st[O_HN + s] = _lane(sizes, s)
-        st[unit] = -_lane(sizes, s)
-        st[unit + drama.D_DEFICIT] = _lane(deficits, s)
-    st[O_DRAMA + drama.D_LEADER] = leader
-    st[O_DRAMA + drama.D_CHANGES] = changes
+        st[stand + drama.D_UNIT * s] = -_lane(sizes, s)
     st[S_NEED] = need
     st[S_POS] = pos
     st[S_NSTOCK] = n_stock

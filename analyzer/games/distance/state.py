@@ -40,6 +40,9 @@ MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
 # PAD_KIND's nibble is then always 0 and pads the per-letter lists of O_LTHREE.
 PACK_KINDS, PACK_COPIES, PACK_FITTING = 15, 15, 3  # (PACK_FITTING: kinds that are not wilds giving one letter)
 PAD_KIND = 15
+# greedy_turns plays its turns in segments of at most SEGMENT turns: its packed counters (16-bit fields) are flushed,
+# and the drama of the segment's turns taken from O_SIZES_SEEN, after each (SEGMENT x 225 cards < 2**16)
+SEGMENT = 256
 
 # The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
 STATE = Layout("The Distance's state", [
@@ -67,6 +70,8 @@ STATE = Layout("The Distance's state", [
     ("C_NKINDS", 1, "kinds of card in the deck"),
     ("O_IDS", MAXC, "scratch: the card ids of a play"),
     ("O_DRAWS", MAXC, "scratch: a shuffle's random indices, all drawn before its swaps (rng.shuffle_drawn)"),
+    ("O_SIZES_SEEN", SEGMENT, "scratch: greedy_turns' hand sizes after each turn of a segment (one word of 12-bit "
+     "lanes per turn), then each turn's sole leader (-1: none)"),
     ("O_SCR", MAXK, "scratch: a hand's counts after a play"),
     ("O_SUPPLY", 8, "scratch: cards per letter (the interval choice)"),
     ("O_KID", MAXK, "the first card id of each kind (a hand without ids gives it)"),
