@@ -24,9 +24,9 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, PACK_FITTING, SEGMENT, S_N,
-    S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard,
-    draw, emit, fits, init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
+    O_KMASK, O_LETTERS, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, L_KINDS, L_NEXT, L_NIBBLES, LETTER_ROW,
+    SEGMENT, S_N, S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST,
+    add_to_hand, discard, draw, emit, fits, init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
@@ -391,7 +391,7 @@ def _put(st, i, value):
 @njit(cache=True, inline="always")
 def _lay(st, nd, kind, count):
     """Put `count` cards of `kind` on the discard pile from its height nd (as play_cards does without ids: the
-    kind's first id); returns the new height."""
+    kind's first id); returns the new height. (greedy_turns counts the pile's kinds, O_DCNT, when it stops.)"""
     kid = _get(st, O_KID + kind)
     # four stores whatever the count (at most 4 copies in the shipped deck): no branch on the count; the
     # pile's room (MAXC) is larger than a packed deck (PACK_KINDS x PACK_COPIES) by more than 4
@@ -401,7 +401,6 @@ def _lay(st, nd, kind, count):
     _put(st, O_DISC + nd + 3, kid)
     for i in range(4, count):
         _put(st, O_DISC + nd + i, kid)
-    _put(st, O_DCNT + kind, _get(st, O_DCNT + kind) + count)
     return nd + count
 
 
@@ -504,12 +503,15 @@ def _look_turns(st, first, count):
 def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     """play_turns for a game of greedy seats only, without trace or human error (greedy_fast), the letter needed
     not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
-    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind).
-    "Can she play" is one AND with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three
-    counts shifted out of the word (O_LTHREE), the play a subtraction, a drawn card an addition. The hand sizes are
-    one word (12-bit lanes), stored after each turn at O_SIZES_SEEN, the counts of the result row one word of
-    16-bit fields: every SEGMENT turns, the counts are flushed and the segment's drama taken from the sizes seen
-    (_look_turns). Returns play_turns' (seat, turn, dry, end)."""
+    O_HN, O_DCNT and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per
+    kind). The letter needed is its row of O_LETTERS: "can she play" is one AND with the row's nibbles, greedy's
+    pitch class the largest of the row's three counts shifted out of the word, the next letter the row's L_NEXT;
+    the play a subtraction, a drawn card an addition. The hand sizes are one word (12-bit lanes), stored after
+    each turn at O_SIZES_SEEN, the counts of the result row one word of 16-bit fields: every SEGMENT turns, the
+    counts are flushed and the segment's drama taken from the sizes seen (_look_turns). The loop does no work
+    that its usual turns do not need: the discard pile's counts are taken when it stops, and the seats in a row
+    that did nothing (dry) are counted only where a seat can do nothing (a stock of fewer than three cards).
+    Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
     for s in range(n):
@@ -519,7 +521,6 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         st[O_PHAND + s] = h
     wild_nibbles = st[C_WNIBBLES]
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
-    step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
     # the drama block from here on by look (_look_turns), not look_one: the same results; what look_one left stale
     # (the units trailing now) first settled
@@ -528,12 +529,14 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     sizes = 0
     for s in range(MAXP):
         sizes += (st[O_HN + s] if s < n else FAR) << (LANE * s)
-    need = st[S_NEED]
+    letters = O_LETTERS + LETTER_ROW * 7 * st[S_STEP]  # the rows of this game's step
+    row = letters + LETTER_ROW * st[S_NEED]
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
     n_disc = st[S_NDISC]
     # three draws at once while pos < three_from (draw_limit 3 and three cards or more in stock)
     three_from = n_stock - 2 if draw_limit == 3 else -1
+    dry_turn = turn if dry > 0 else np.int64(-2)  # the last turn of the run of `dry` seats that did nothing
     end = END_NONE
     while turn < stop and end == END_NONE:
         first = turn
@@ -543,13 +546,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         while turn < last_turn:
             turn += 1
             hand = _get(st, O_PHAND + seat)
-            letter_nibbles = _get(st, O_LNIBBLES + need)
-            next_need = need + step
-            next_need = next_need - 7 if next_need >= 7 else next_need
+            letter_nibbles = _get(st, row + L_NIBBLES)
             if hand & letter_nibbles != 0:
                 # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
-                at = O_LTHREE + PACK_FITTING * need
-                kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
+                kind0, kind1, kind2 = _get(st, row + L_KINDS), _get(st, row + L_KINDS + 1), _get(st, row + L_KINDS + 2)
                 best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
                 count1 = (hand >> (4 * kind1)) & 15
                 best_kind = kind1 if count1 > best_count else best_kind
@@ -571,8 +571,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                 played = best_count + wilds
                 sizes -= played << shift
                 counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
-                need = next_need
-                dry = 0
+                row = _get(st, row + L_NEXT)
             elif pos < three_from:
                 # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
                 # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
@@ -591,13 +590,11 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                 pos += drawn
                 fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
                 _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
-                _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
                 n_disc += fitted
                 wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
-                need = next_need if fitted else need
+                row = _get(st, row + L_NEXT) if fitted else row
                 sizes += misses << shift
                 counts += drawn + (miss2 << 16) + (wild << 32)
-                dry = 0
             else:
                 # draw_until_fits: one card at a time; a card that fits is played at once (alone)
                 drawn = 0
@@ -618,21 +615,23 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                     if card & letter_nibbles != 0:
                         n_disc = _lay(st, n_disc, kind, 1)
                         counts += (1 if card & wild_nibbles != 0 else 0) << 32
-                        need = next_need
+                        row = _get(st, row + L_NEXT)
                         fitted = 1
                         break
                     hand += card
                 sizes += (drawn - fitted) << shift
                 counts += drawn + ((1 - fitted) << 16)
-                dry = 0 if drawn > 0 else dry + 1
+                if drawn == 0:  # (after_turn) she did nothing at all: a full round of such seats stalls
+                    dry = dry + 1 if dry_turn == turn - 1 else np.int64(1)
+                    dry_turn = turn
+                    if dry >= n:
+                        end = END_DEADLOCK
+                        last_turn = turn  # (the segment ends with this turn)
             _put(st, O_PHAND + seat, hand)
             _put(st, O_SIZES_SEEN + (turn - first - 1), sizes)  # (drama.look's, after the segment)
             # after_turn
             if hand == 0:
                 end = END_WON
-                break
-            if dry >= n:
-                end = END_DEADLOCK
                 break
             seat += 1
             shift += LANE
@@ -650,10 +649,15 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     for s in range(n):
         st[O_HN + s] = _lane(sizes, s)
         st[stand + drama.D_UNIT * s] = -_lane(sizes, s)
-    st[S_NEED] = need
+    st[S_NEED] = (row - letters) // LETTER_ROW
     st[S_POS] = pos
     st[S_NSTOCK] = n_stock
     st[S_NDISC] = n_disc
+    for k in range(n_kinds):
+        st[O_DCNT + k] = 0
+    for i in range(n_disc):
+        kind = st[O_CKIND + st[O_DISC + i]]
+        st[O_DCNT + kind] += 1
     for s in range(n):
         h = st[O_PHAND + s]
         wilds = 0
@@ -662,7 +666,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             st[O_CNT + s * MAXK + k] = count
             wilds += count if st[O_KMASK + k] == ALL else 0
         st[O_NWILD + s] = wilds
-    return seat, turn, dry, end
+    return seat, turn, dry if dry_turn == turn else np.int64(0), end
 
 
 @njit(cache=True)
