@@ -100,13 +100,11 @@ def encode(rules, seats):
     if cfg[S.C_PACKED]:
         wild_nibbles = sum(0xF << 4 * k for k in lists[S.WILD_LIST])
         cfg[S.C_WNIBBLES] = wild_nibbles
-        for step in range(S.N_STEPS):
-            for letter in range(7):
-                row = S.O_LETTERS + S.LETTER_ROW * (7 * step + letter)
-                cfg[row + S.L_NIBBLES] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
-                padded = fitting[letter] + [S.PAD_KIND] * (S.PACK_FITTING - len(fitting[letter]))
-                cfg[row + S.L_KINDS:row + S.L_KINDS + S.PACK_FITTING] = padded
-                cfg[row + S.L_NEXT] = S.O_LETTERS + S.LETTER_ROW * (7 * step + (letter + step) % 7)
+        for letter in range(7):
+            row = S.O_LETTERS + S.LETTER_ROW * letter
+            cfg[row + S.L_NIBBLES] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
+            padded = fitting[letter] + [S.PAD_KIND] * (S.PACK_FITTING - len(fitting[letter]))
+            cfg[row + S.L_KINDS:row + S.L_KINDS + S.PACK_FITTING] = padded
     order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
     cfg[S.O_ORDER:S.O_ORDER + order.size] = order
     cfg[S.C_STACKED] = 1 if order.size else 0

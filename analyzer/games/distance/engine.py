@@ -24,7 +24,7 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LETTERS, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, L_KINDS, L_NEXT, L_NIBBLES, LETTER_ROW,
+    O_KMASK, O_LETTERS, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, O_STOCK_KINDS, L_KINDS, L_NIBBLES, LETTER_ROW,
     SEGMENT, S_N, S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST,
     add_to_hand, discard, draw, emit, fits, init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
@@ -416,10 +416,10 @@ def greedy_fast(st, rates):
     return 1
 
 
-# greedy_turns' hand sizes in one word: seat s's in the 12-bit lane at bit 12s, five lanes (MAXP)
-LANE = 12
-LANE_VALUE = 0x7FF  # a lane's value bits (a lane's top bit stays clear)
-FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
+# greedy_turns' hand sizes in one word: seat s's in the 8-bit lane at bit 8s, five lanes (MAXP)
+LANE = 8
+LANE_VALUE = 0xFF
+FAR = 0xFF  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
 
 
 @njit(cache=True, inline="always")
@@ -498,6 +498,22 @@ def _look_turns(st, first, count):
     st[O_DRAMA + drama.D_CHANGES] = changes
 
 
+@njit(cache=True, inline="always")
+def _next_row(row, step_rows, letters_end):
+    """The row of O_LETTERS of the letter `step` after row's (arithmetic: a load of it would be one more wait in the
+    chain from one turn's letter to the next's)."""
+    row += step_rows
+    return row - 7 * LETTER_ROW if row >= letters_end else row
+
+
+@njit(cache=True, inline="always")
+def _stock_kinds(st, pos, n_stock):
+    """The kinds of the stock's cards from `pos` on, at O_STOCK_KINDS (a draw then reads a kind: one load, not two
+    in a row)."""
+    for i in range(pos, n_stock):
+        _put(st, O_STOCK_KINDS + i, _get(st, O_CKIND + _get(st, O_STOCK + i)))
+
+
 # _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
 @njit(cache=True, _nrt=False)
 def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
@@ -505,12 +521,13 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
     O_HN, O_DCNT and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per
     kind). The letter needed is its row of O_LETTERS: "can she play" is one AND with the row's nibbles, greedy's
-    pitch class the largest of the row's three counts shifted out of the word, the next letter the row's L_NEXT;
-    the play a subtraction, a drawn card an addition. The hand sizes are one word (12-bit lanes), stored after
+    pitch class the largest of the row's three counts shifted out of the word; the play a subtraction, a drawn
+    card an addition, read from the stock's kinds (O_STOCK_KINDS, written at the start and at each reshuffle). The hand sizes are one word (8-bit lanes), stored after
     each turn at O_SIZES_SEEN, the counts of the result row one word of 16-bit fields: every SEGMENT turns, the
     counts are flushed and the segment's drama taken from the sizes seen (_look_turns). The loop does no work
-    that its usual turns do not need: the discard pile's counts are taken when it stops, and the seats in a row
-    that did nothing (dry) are counted only where a seat can do nothing (a stock of fewer than three cards).
+    that its usual turns do not need: the discard pile's counts are taken when it stops, and a turn that draws one
+    card at a time (a stock of fewer than three cards) is played outside it, with the count of the seats in a row
+    that did nothing (dry).
     Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
@@ -529,10 +546,13 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     sizes = 0
     for s in range(MAXP):
         sizes += (st[O_HN + s] if s < n else FAR) << (LANE * s)
-    letters = O_LETTERS + LETTER_ROW * 7 * st[S_STEP]  # the rows of this game's step
-    row = letters + LETTER_ROW * st[S_NEED]
+    # the letter needed as its row; the next letter's row `step_rows` further on, wrapping round at `letters_end`
+    row = O_LETTERS + LETTER_ROW * st[S_NEED]
+    step_rows = LETTER_ROW * st[S_STEP]
+    letters_end = O_LETTERS + 7 * LETTER_ROW
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
+    _stock_kinds(st, pos, n_stock)
     n_disc = st[S_NDISC]
     # three draws at once while pos < three_from (draw_limit 3 and three cards or more in stock)
     three_from = n_stock - 2 if draw_limit == 3 else -1
@@ -541,103 +561,121 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     while turn < stop and end == END_NONE:
         first = turn
         last_turn = min(stop, turn + SEGMENT)
+        seen = O_SIZES_SEEN - 1 - first  # turn t's sizes at seen + t
         counts = 0  # cards drawn | passes << 16 | wilds used << 32 | plays of two or more << 48
-        shift = LANE * seat
         while turn < last_turn:
+            # the turns the loop below plays (a play from the hand, three draws at once), until one it does not:
+            # that one after it. (Its register allocation then spends no register on what only that one uses.)
+            while turn < last_turn:
+                hand = _get(st, O_PHAND + seat)
+                letter_nibbles = _get(st, row + L_NIBBLES)
+                if hand & letter_nibbles != 0:
+                    # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of
+                    # it, every wild
+                    kind0, kind1, kind2 = (_get(st, row + L_KINDS), _get(st, row + L_KINDS + 1),
+                                           _get(st, row + L_KINDS + 2))
+                    best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
+                    count1 = (hand >> (4 * kind1)) & 15
+                    best_kind = kind1 if count1 > best_count else best_kind
+                    best_count = max(best_count, count1)
+                    count2 = (hand >> (4 * kind2)) & 15
+                    best_kind = kind2 if count2 > best_count else best_kind
+                    best_count = max(best_count, count2)
+                    held_wilds = hand & wild_nibbles
+                    hand = hand - (best_count << (4 * best_kind)) - held_wilds
+                    # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
+                    n_disc = _lay(st, n_disc, best_kind, best_count)
+                    wilds = 0
+                    if held_wilds != 0:
+                        for j in range(n_wild_kinds):
+                            wild_kind = kinds_of(st, WILD_LIST, j)
+                            count = (held_wilds >> (4 * wild_kind)) & 15
+                            n_disc = _lay(st, n_disc, wild_kind, count)
+                            wilds += count
+                    played = best_count + wilds
+                    sizes -= played << (LANE * seat)
+                    counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
+                    row = _next_row(row, step_rows, letters_end)
+                elif pos < three_from:
+                    # draw_until_fits' three draws at once, without a branch: the first of the next three cards
+                    # that fits is played (alone), the ones before it join the hand; none fits: all three do, and
+                    # she passes
+                    kind0 = _get(st, O_STOCK_KINDS + pos)
+                    kind1 = _get(st, O_STOCK_KINDS + pos + 1)
+                    kind2 = _get(st, O_STOCK_KINDS + pos + 2)
+                    card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
+                    # miss_i: 1 if cards 0..i all fail to fit
+                    miss0 = 1 if card0 & letter_nibbles == 0 else 0
+                    miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
+                    miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
+                    fitted = 1 - miss2
+                    misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
+                    hand += card0 * miss0 + card1 * miss1 + card2 * miss2
+                    drawn = misses + fitted
+                    pos += drawn
+                    fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
+                    _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
+                    n_disc += fitted
+                    wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
+                    row = _next_row(row, step_rows, letters_end) if fitted else row
+                    sizes += misses << (LANE * seat)
+                    counts += drawn + (miss2 << 16) + (wild << 32)
+                else:
+                    break
+                turn += 1
+                _put(st, O_PHAND + seat, hand)
+                _put(st, seen + turn, sizes)  # (drama.look's, after the segment)
+                # after_turn
+                if hand == 0:
+                    end = END_WON
+                    break
+                seat += 1
+                if seat == n:
+                    seat = 0
+            if end != END_NONE or turn == last_turn:
+                break
+            # draw_until_fits: one card at a time (a stock of fewer than three cards, or a draw limit other than
+            # 3); a card that fits is played at once (alone). Her hand keeps the cards it held: no win here.
             turn += 1
             hand = _get(st, O_PHAND + seat)
             letter_nibbles = _get(st, row + L_NIBBLES)
-            if hand & letter_nibbles != 0:
-                # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
-                kind0, kind1, kind2 = _get(st, row + L_KINDS), _get(st, row + L_KINDS + 1), _get(st, row + L_KINDS + 2)
-                best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
-                count1 = (hand >> (4 * kind1)) & 15
-                best_kind = kind1 if count1 > best_count else best_kind
-                best_count = max(best_count, count1)
-                count2 = (hand >> (4 * kind2)) & 15
-                best_kind = kind2 if count2 > best_count else best_kind
-                best_count = max(best_count, count2)
-                held_wilds = hand & wild_nibbles
-                hand = hand - (best_count << (4 * best_kind)) - held_wilds
-                # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
-                n_disc = _lay(st, n_disc, best_kind, best_count)
-                wilds = 0
-                if held_wilds != 0:
-                    for j in range(n_wild_kinds):
-                        wild_kind = kinds_of(st, WILD_LIST, j)
-                        count = (held_wilds >> (4 * wild_kind)) & 15
-                        n_disc = _lay(st, n_disc, wild_kind, count)
-                        wilds += count
-                played = best_count + wilds
-                sizes -= played << shift
-                counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
-                row = _get(st, row + L_NEXT)
-            elif pos < three_from:
-                # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
-                # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
-                kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
-                kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
-                kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
-                card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
-                # miss_i: 1 if cards 0..i all fail to fit
-                miss0 = 1 if card0 & letter_nibbles == 0 else 0
-                miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
-                miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
-                fitted = 1 - miss2
-                misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
-                hand += card0 * miss0 + card1 * miss1 + card2 * miss2
-                drawn = misses + fitted
-                pos += drawn
-                fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
-                _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
-                n_disc += fitted
-                wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
-                row = _get(st, row + L_NEXT) if fitted else row
-                sizes += misses << shift
-                counts += drawn + (miss2 << 16) + (wild << 32)
-            else:
-                # draw_until_fits: one card at a time; a card that fits is played at once (alone)
-                drawn = 0
-                fitted = 0
-                while draw_limit == 0 or drawn < draw_limit:
-                    if pos == n_stock:
-                        st[S_NDISC] = n_disc
-                        m = reshuffle(st, rng, tr, np.int64(0))
-                        if m == 0:
-                            break
-                        out[col(R_RESHUFFLES, n)] += 1
-                        pos, n_stock, n_disc = 0, m, 1
-                        three_from = n_stock - 2 if draw_limit == 3 else -1
-                    kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
-                    pos += 1
-                    drawn += 1
-                    card = 1 << (4 * kind)
-                    if card & letter_nibbles != 0:
-                        n_disc = _lay(st, n_disc, kind, 1)
-                        counts += (1 if card & wild_nibbles != 0 else 0) << 32
-                        row = _get(st, row + L_NEXT)
-                        fitted = 1
+            drawn = 0
+            fitted = 0
+            while draw_limit == 0 or drawn < draw_limit:
+                if pos == n_stock:
+                    st[S_NDISC] = n_disc
+                    m = reshuffle(st, rng, tr, np.int64(0))
+                    if m == 0:
                         break
-                    hand += card
-                sizes += (drawn - fitted) << shift
-                counts += drawn + ((1 - fitted) << 16)
-                if drawn == 0:  # (after_turn) she did nothing at all: a full round of such seats stalls
-                    dry = dry + 1 if dry_turn == turn - 1 else np.int64(1)
-                    dry_turn = turn
-                    if dry >= n:
-                        end = END_DEADLOCK
-                        last_turn = turn  # (the segment ends with this turn)
+                    out[col(R_RESHUFFLES, n)] += 1
+                    pos, n_stock, n_disc = 0, m, 1
+                    three_from = n_stock - 2 if draw_limit == 3 else -1
+                    _stock_kinds(st, pos, n_stock)
+                kind = _get(st, O_STOCK_KINDS + pos)
+                pos += 1
+                drawn += 1
+                card = 1 << (4 * kind)
+                if card & letter_nibbles != 0:
+                    n_disc = _lay(st, n_disc, kind, 1)
+                    counts += (1 if card & wild_nibbles != 0 else 0) << 32
+                    row = _next_row(row, step_rows, letters_end)
+                    fitted = 1
+                    break
+                hand += card
+            sizes += (drawn - fitted) << (LANE * seat)
+            counts += drawn + ((1 - fitted) << 16)
             _put(st, O_PHAND + seat, hand)
-            _put(st, O_SIZES_SEEN + (turn - first - 1), sizes)  # (drama.look's, after the segment)
+            _put(st, seen + turn, sizes)
             # after_turn
-            if hand == 0:
-                end = END_WON
-                break
+            if drawn == 0:  # she did nothing at all: a full round of such seats stalls
+                dry = dry + 1 if dry_turn == turn - 1 else np.int64(1)
+                dry_turn = turn
+                if dry >= n:
+                    end = END_DEADLOCK
+                    break
             seat += 1
-            shift += LANE
             if seat == n:
                 seat = 0
-                shift = 0
         # the segment's counters into the row and the drama block
         passes = (counts >> 16) & 0xFFFF
         out[col(R_DRAWN, n)] += counts & 0xFFFF
@@ -649,7 +687,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     for s in range(n):
         st[O_HN + s] = _lane(sizes, s)
         st[stand + drama.D_UNIT * s] = -_lane(sizes, s)
-    st[S_NEED] = (row - letters) // LETTER_ROW
+    st[S_NEED] = (row - O_LETTERS) // LETTER_ROW
     st[S_POS] = pos
     st[S_NSTOCK] = n_stock
     st[S_NDISC] = n_disc
@@ -660,11 +698,11 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         st[O_DCNT + kind] += 1
     for s in range(n):
         h = st[O_PHAND + s]
-        wilds = 0
         for k in range(n_kinds):
-            count = (h >> (4 * k)) & 15
-            st[O_CNT + s * MAXK + k] = count
-            wilds += count if st[O_KMASK + k] == ALL else 0
+            st[O_CNT + s * MAXK + k] = (h >> (4 * k)) & 15
+        wilds = 0
+        for j in range(n_wild_kinds):
+            wilds += (h >> (4 * kinds_of(st, WILD_LIST, j))) & 15
         st[O_NWILD + s] = wilds
     return seat, turn, dry if dry_turn == turn else np.int64(0), end
 
