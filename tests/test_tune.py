@@ -104,6 +104,8 @@ def test_the_race_plays_deals_no_trial_played():
     (lambda t: t["objectives"][0].update(metric="fun"), "tune.objectives[0].metric", "must be a metric"),
     (lambda t: t["objectives"][0].update(goal="lots"), "tune.objectives[0].goal", "must be"),
     (lambda t: t.update(games=1000, blocks=7), "tune.games", "multiple of tune.blocks"),
+    (lambda t: t.update(sampler="nsga2"), "tune.sampler", "pareto = true"),
+    (lambda t: t.update(pareto=True), "tune.pareto", "two objectives"),
 ])
 def test_a_bad_tune_table_is_refused_naming_its_key(change, key, says):
     raw = copy.deepcopy(BASE)

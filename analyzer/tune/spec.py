@@ -29,6 +29,7 @@ for a share or an edge (0.01 is 1 point), the metric's own unit otherwise; |valu
 """
 from __future__ import annotations
 
+import importlib.util
 import math
 from dataclasses import dataclass
 
@@ -215,6 +216,9 @@ def parse(sc, players_values):
     sampler = spec.get("sampler", "nsga2" if pareto else "tpe")
     if sampler not in SAMPLERS:
         raise ScenarioError(sc.source, "tune.sampler", sampler, "must be one of " + ", ".join(f'"{s}"' for s in SAMPLERS))
+    if sampler == "cmaes" and importlib.util.find_spec("cmaes") is None:
+        raise ScenarioError(sc.source, "tune.sampler", sampler, 'CMA-ES needs the cmaes package (pip install cmaes); '
+                                                                '"tpe" needs nothing more')
     if sampler == "cmaes" and any(s.kind == "choice" for s in settings):
         raise ScenarioError(sc.source, "tune.sampler", sampler, 'CMA-ES searches numbers only: use "tpe" with choices')
     if sampler == "nsga2" and not pareto:
