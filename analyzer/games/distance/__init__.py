@@ -101,10 +101,9 @@ def encode(rules, seats):
         wild_nibbles = sum(0xF << 4 * k for k in lists[S.WILD_LIST])
         cfg[S.C_WNIBBLES] = wild_nibbles
         for letter in range(7):
-            row = S.O_LETTERS + S.LETTER_ROW * letter
-            cfg[row + S.L_NIBBLES] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
+            cfg[S.O_LNIBBLES + letter] = wild_nibbles + sum(0xF << 4 * k for k in fitting[letter])
             padded = fitting[letter] + [S.PAD_KIND] * (S.PACK_FITTING - len(fitting[letter]))
-            cfg[row + S.L_KINDS:row + S.L_KINDS + S.PACK_FITTING] = padded
+            cfg[S.O_LTHREE + S.PACK_FITTING * letter:S.O_LTHREE + S.PACK_FITTING * (letter + 1)] = padded
     order = np.asarray(rules.get("_stacked_order", []), dtype=np.int64)
     cfg[S.O_ORDER:S.O_ORDER + order.size] = order
     cfg[S.C_STACKED] = 1 if order.size else 0

@@ -24,9 +24,9 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LETTERS, O_ORDER, O_PHAND, O_POL, O_SIZES_SEEN, O_STEPS, O_STOCK, O_STOCK_KINDS, L_KINDS, L_NIBBLES, LETTER_ROW,
-    SEGMENT, S_N, S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST,
-    add_to_hand, discard, draw, emit, fits, init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
+    S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
+    init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
@@ -391,7 +391,7 @@ def _put(st, i, value):
 @njit(cache=True, inline="always")
 def _lay(st, nd, kind, count):
     """Put `count` cards of `kind` on the discard pile from its height nd (as play_cards does without ids: the
-    kind's first id); returns the new height. (greedy_turns counts the pile's kinds, O_DCNT, when it stops.)"""
+    kind's first id); returns the new height."""
     kid = _get(st, O_KID + kind)
     # four stores whatever the count (at most 4 copies in the shipped deck): no branch on the count; the
     # pile's room (MAXC) is larger than a packed deck (PACK_KINDS x PACK_COPIES) by more than 4
@@ -401,6 +401,7 @@ def _lay(st, nd, kind, count):
     _put(st, O_DISC + nd + 3, kid)
     for i in range(4, count):
         _put(st, O_DISC + nd + i, kid)
+    _put(st, O_DCNT + kind, _get(st, O_DCNT + kind) + count)
     return nd + count
 
 
@@ -416,10 +417,14 @@ def greedy_fast(st, rates):
     return 1
 
 
-# greedy_turns' hand sizes in one word: seat s's in the 8-bit lane at bit 8s, five lanes (MAXP)
-LANE = 8
-LANE_VALUE = 0xFF
-FAR = 0xFF  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
+# greedy_turns' drama, in one word each: seat s in the 12-bit lane at bit 12s, five lanes (MAXP), bit 11 of each
+# lane a guard, so that one subtraction compares all five lanes (values below the guard, 2048)
+LANE = 12
+LANE_ONES = 0x001001001001001  # 1 in each lane
+LANE_GUARDS = LANE_ONES << 11
+LANE_VALUE = 0x7FF  # a lane's value bits
+FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
+SEGMENT = 256  # turns between flushes of greedy_turns' packed counters (16-bit fields: 256 x 225 cards < 2**16)
 
 
 @njit(cache=True, inline="always")
@@ -428,90 +433,9 @@ def _lane(word, s):
 
 
 @njit(cache=True, inline="always")
-def _behind(size, fewest, turn):
-    """(a seat's distance from the fewest cards, `turn` if it trails else -1): what drama.look keeps the maxima of."""
-    behind = size - fewest
-    return behind, turn if behind > 0 else np.int64(-1)
-
-
-@njit(cache=True, inline="always")
-def _unit_seen(st, s):
-    """Seat s's (last turn trailing, largest deficit) in the drama block (any values past the players)."""
-    unit = O_DRAMA + drama.D_STAND + drama.D_UNIT * s
-    return st[unit + drama.D_LAST], st[unit + drama.D_DEFICIT]
-
-
-@njit(cache=True, inline="always")
-def _unit_saw(st, s, last, deficit):
-    """Seat s's (last turn trailing, largest deficit) into the drama block, if it is a player."""
-    if s < st[S_N]:
-        unit = O_DRAMA + drama.D_STAND + drama.D_UNIT * s
-        st[unit + drama.D_LAST] = last
-        st[unit + drama.D_DEFICIT] = deficit
-
-
-@njit(cache=True, _nrt=False)
-def _look_turns(st, first, count):
-    """drama.look after each of turns first + 1 .. first + count, from the hand sizes greedy_turns wrote at O_SIZES_SEEN
-    (the block settled at turn `first`): the same block as a look at every turn. Apart from the turns, in two loops
-    with no data-dependent branch: the first (each seat's largest deficit and last turn trailing, maxima that LLVM
-    vectorises over the turns) writes each turn's sole leader over its sizes, the second counts the lead changes."""
-    last0, deficit0 = _unit_seen(st, 0)
-    last1, deficit1 = _unit_seen(st, 1)
-    last2, deficit2 = _unit_seen(st, 2)
-    last3, deficit3 = _unit_seen(st, 3)
-    last4, deficit4 = _unit_seen(st, 4)
-    for i in range(count):
-        sizes = _get(st, O_SIZES_SEEN + i)
-        size0, size1, size2, size3, size4 = _lane(sizes, 0), _lane(sizes, 1), _lane(sizes, 2), _lane(sizes, 3), _lane(
-            sizes, 4)
-        fewest = min(min(min(size0, size1), min(size2, size3)), size4)
-        turn = first + 1 + i
-        behind0, trailing0 = _behind(size0, fewest, turn)
-        behind1, trailing1 = _behind(size1, fewest, turn)
-        behind2, trailing2 = _behind(size2, fewest, turn)
-        behind3, trailing3 = _behind(size3, fewest, turn)
-        behind4, trailing4 = _behind(size4, fewest, turn)
-        deficit0, deficit1, deficit2 = max(deficit0, behind0), max(deficit1, behind1), max(deficit2, behind2)
-        deficit3, deficit4 = max(deficit3, behind3), max(deficit4, behind4)
-        last0, last1, last2 = max(last0, trailing0), max(last1, trailing1), max(last2, trailing2)
-        last3, last4 = max(last3, trailing3), max(last4, trailing4)
-        # the leaders (lanes past the players are never among them): the sole one, if there is one
-        leaders = (np.int64(behind0 == 0) + np.int64(behind1 == 0) + np.int64(behind2 == 0) + np.int64(behind3 == 0)
-                   + np.int64(behind4 == 0))
-        leader = np.int64(behind1 == 0) + 2 * np.int64(behind2 == 0) + 3 * np.int64(behind3 == 0) + 4 * np.int64(
-            behind4 == 0)
-        _put(st, O_SIZES_SEEN + i, leader if leaders == 1 else np.int64(-1))
-    _unit_saw(st, 0, last0, deficit0)
-    _unit_saw(st, 1, last1, deficit1)
-    _unit_saw(st, 2, last2, deficit2)
-    _unit_saw(st, 3, last3, deficit3)
-    _unit_saw(st, 4, last4, deficit4)
-    # drama._take_lead at each turn: a sole leader other than the last one is a lead change (the first is not)
-    leader = st[O_DRAMA + drama.D_LEADER]
-    changes = st[O_DRAMA + drama.D_CHANGES]
-    for i in range(count):
-        sole = _get(st, O_SIZES_SEEN + i)
-        changes += np.int64(sole >= 0) & np.int64(leader >= 0) & np.int64(sole != leader)
-        leader = sole if sole >= 0 else leader
-    st[O_DRAMA + drama.D_LEADER] = leader
-    st[O_DRAMA + drama.D_CHANGES] = changes
-
-
-@njit(cache=True, inline="always")
-def _next_row(row, step_rows, letters_end):
-    """The row of O_LETTERS of the letter `step` after row's (arithmetic: a load of it would be one more wait in the
-    chain from one turn's letter to the next's)."""
-    row += step_rows
-    return row - 7 * LETTER_ROW if row >= letters_end else row
-
-
-@njit(cache=True, inline="always")
-def _stock_kinds(st, pos, n_stock):
-    """The kinds of the stock's cards from `pos` on, at O_STOCK_KINDS (a draw then reads a kind: one load, not two
-    in a row)."""
-    for i in range(pos, n_stock):
-        _put(st, O_STOCK_KINDS + i, _get(st, O_CKIND + _get(st, O_STOCK + i)))
+def _lanes_at_least(a, b):
+    """Lanes of all-ones value bits where a's lane >= b's, zero elsewhere (lanes below the guard)."""
+    return ((((a | LANE_GUARDS) - b) & LANE_GUARDS) >> 11) * LANE_VALUE
 
 
 # _nrt=False as run: it allocates nothing (tr: run's dummy trace, never written: the fast path plays untraced games)
@@ -519,16 +443,12 @@ def _stock_kinds(st, pos, n_stock):
 def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     """play_turns for a game of greedy seats only, without trace or human error (greedy_fast), the letter needed
     not NEED_ANY: the same turns, the same random numbers and the same state when it stops (O_CNT, O_NWILD,
-    O_HN, O_DCNT and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per
-    kind). The letter needed is its row of O_LETTERS: "can she play" is one AND with the row's nibbles, greedy's
-    pitch class the largest of the row's three counts shifted out of the word; the play a subtraction, a drawn
-    card an addition, read from the stock's kinds (O_STOCK_KINDS, written at the start and at each reshuffle). The hand sizes are one word (8-bit lanes), stored after
-    each turn at O_SIZES_SEEN, the counts of the result row one word of 16-bit fields: every SEGMENT turns, the
-    counts are flushed and the segment's drama taken from the sizes seen (_look_turns). The loop does no work
-    that its usual turns do not need: the discard pile's counts are taken when it stops, and a turn that draws one
-    card at a time (a stock of fewer than three cards) is played outside it, with the count of the seats in a row
-    that did nothing (dry).
-    Returns play_turns' (seat, turn, dry, end)."""
+    O_HN and the drama block written back), but each hand kept as one packed word at O_PHAND (4 bits per kind).
+    "Can she play" is one AND with the letter's nibbles (O_LNIBBLES), greedy's pitch class the largest of three
+    counts shifted out of the word (O_LTHREE), the play a subtraction, a drawn card an addition. The hand sizes,
+    largest deficits and last turns trailing of the drama block are one word each (12-bit lanes, drama.look for
+    all seats in a few word operations), the counts of the result row one word of 16-bit fields: both flushed
+    every SEGMENT turns. Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
     for s in range(n):
@@ -538,144 +458,144 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         st[O_PHAND + s] = h
     wild_nibbles = st[C_WNIBBLES]
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
+    step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
-    # the drama block from here on by look (_look_turns), not look_one: the same results; what look_one left stale
-    # (the units trailing now) first settled
+    # the drama block from here on by look (in lanes), not look_one: the same results, no data-dependent
+    # branch; what look_one left stale (the units trailing now) first settled
     drama.settle(st, O_DRAMA, n, turn)
     stand = O_DRAMA + drama.D_STAND
-    sizes = 0
+    sizes, deficits = 0, 0
     for s in range(MAXP):
         sizes += (st[O_HN + s] if s < n else FAR) << (LANE * s)
-    # the letter needed as its row; the next letter's row `step_rows` further on, wrapping round at `letters_end`
-    row = O_LETTERS + LETTER_ROW * st[S_NEED]
-    step_rows = LETTER_ROW * st[S_STEP]
-    letters_end = O_LETTERS + 7 * LETTER_ROW
+    for s in range(n):
+        deficits += st[stand + drama.D_UNIT * s + drama.D_DEFICIT] << (LANE * s)
+    leader = st[O_DRAMA + drama.D_LEADER]
+    leader_bit = 0 if leader < 0 else 1 << (LANE * leader)  # the sole leader's lane as its lowest bit
+    changes = st[O_DRAMA + drama.D_CHANGES]
+    need = st[S_NEED]
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
-    _stock_kinds(st, pos, n_stock)
     n_disc = st[S_NDISC]
     # three draws at once while pos < three_from (draw_limit 3 and three cards or more in stock)
     three_from = n_stock - 2 if draw_limit == 3 else -1
-    dry_turn = turn if dry > 0 else np.int64(-2)  # the last turn of the run of `dry` seats that did nothing
     end = END_NONE
     while turn < stop and end == END_NONE:
         first = turn
         last_turn = min(stop, turn + SEGMENT)
-        seen = O_SIZES_SEEN - 1 - first  # turn t's sizes at seen + t
         counts = 0  # cards drawn | passes << 16 | wilds used << 32 | plays of two or more << 48
+        trailed = 0  # per lane: the segment's last turn trailing, minus `first` (0: none)
+        shift = LANE * seat
         while turn < last_turn:
-            # the turns the loop below plays (a play from the hand, three draws at once), until one it does not:
-            # that one after it. (Its register allocation then spends no register on what only that one uses.)
-            while turn < last_turn:
-                hand = _get(st, O_PHAND + seat)
-                letter_nibbles = _get(st, row + L_NIBBLES)
-                if hand & letter_nibbles != 0:
-                    # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of
-                    # it, every wild
-                    kind0, kind1, kind2 = (_get(st, row + L_KINDS), _get(st, row + L_KINDS + 1),
-                                           _get(st, row + L_KINDS + 2))
-                    best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
-                    count1 = (hand >> (4 * kind1)) & 15
-                    best_kind = kind1 if count1 > best_count else best_kind
-                    best_count = max(best_count, count1)
-                    count2 = (hand >> (4 * kind2)) & 15
-                    best_kind = kind2 if count2 > best_count else best_kind
-                    best_count = max(best_count, count2)
-                    held_wilds = hand & wild_nibbles
-                    hand = hand - (best_count << (4 * best_kind)) - held_wilds
-                    # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
-                    n_disc = _lay(st, n_disc, best_kind, best_count)
-                    wilds = 0
-                    if held_wilds != 0:
-                        for j in range(n_wild_kinds):
-                            wild_kind = kinds_of(st, WILD_LIST, j)
-                            count = (held_wilds >> (4 * wild_kind)) & 15
-                            n_disc = _lay(st, n_disc, wild_kind, count)
-                            wilds += count
-                    played = best_count + wilds
-                    sizes -= played << (LANE * seat)
-                    counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
-                    row = _next_row(row, step_rows, letters_end)
-                elif pos < three_from:
-                    # draw_until_fits' three draws at once, without a branch: the first of the next three cards
-                    # that fits is played (alone), the ones before it join the hand; none fits: all three do, and
-                    # she passes
-                    kind0 = _get(st, O_STOCK_KINDS + pos)
-                    kind1 = _get(st, O_STOCK_KINDS + pos + 1)
-                    kind2 = _get(st, O_STOCK_KINDS + pos + 2)
-                    card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
-                    # miss_i: 1 if cards 0..i all fail to fit
-                    miss0 = 1 if card0 & letter_nibbles == 0 else 0
-                    miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
-                    miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
-                    fitted = 1 - miss2
-                    misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
-                    hand += card0 * miss0 + card1 * miss1 + card2 * miss2
-                    drawn = misses + fitted
-                    pos += drawn
-                    fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
-                    _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
-                    n_disc += fitted
-                    wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
-                    row = _next_row(row, step_rows, letters_end) if fitted else row
-                    sizes += misses << (LANE * seat)
-                    counts += drawn + (miss2 << 16) + (wild << 32)
-                else:
-                    break
-                turn += 1
-                _put(st, O_PHAND + seat, hand)
-                _put(st, seen + turn, sizes)  # (drama.look's, after the segment)
-                # after_turn
-                if hand == 0:
-                    end = END_WON
-                    break
-                seat += 1
-                if seat == n:
-                    seat = 0
-            if end != END_NONE or turn == last_turn:
-                break
-            # draw_until_fits: one card at a time (a stock of fewer than three cards, or a draw limit other than
-            # 3); a card that fits is played at once (alone). Her hand keeps the cards it held: no win here.
             turn += 1
             hand = _get(st, O_PHAND + seat)
-            letter_nibbles = _get(st, row + L_NIBBLES)
-            drawn = 0
-            fitted = 0
-            while draw_limit == 0 or drawn < draw_limit:
-                if pos == n_stock:
-                    st[S_NDISC] = n_disc
-                    m = reshuffle(st, rng, tr, np.int64(0))
-                    if m == 0:
+            letter_nibbles = _get(st, O_LNIBBLES + need)
+            next_need = need + step
+            next_need = next_need - 7 if next_need >= 7 else next_need
+            if hand & letter_nibbles != 0:
+                # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
+                at = O_LTHREE + PACK_FITTING * need
+                kind0, kind1, kind2 = _get(st, at), _get(st, at + 1), _get(st, at + 2)
+                best_kind, best_count = kind0, (hand >> (4 * kind0)) & 15
+                count1 = (hand >> (4 * kind1)) & 15
+                best_kind = kind1 if count1 > best_count else best_kind
+                best_count = max(best_count, count1)
+                count2 = (hand >> (4 * kind2)) & 15
+                best_kind = kind2 if count2 > best_count else best_kind
+                best_count = max(best_count, count2)
+                held_wilds = hand & wild_nibbles
+                hand = hand - (best_count << (4 * best_kind)) - held_wilds
+                # the discard pile as _attempt lays it: the notes, then the wild kinds in deck order
+                n_disc = _lay(st, n_disc, best_kind, best_count)
+                wilds = 0
+                if held_wilds != 0:
+                    for j in range(n_wild_kinds):
+                        wild_kind = kinds_of(st, WILD_LIST, j)
+                        count = (held_wilds >> (4 * wild_kind)) & 15
+                        n_disc = _lay(st, n_disc, wild_kind, count)
+                        wilds += count
+                played = best_count + wilds
+                sizes -= played << shift
+                counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
+                need = next_need
+                dry = 0
+            elif pos < three_from:
+                # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
+                # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
+                kind0 = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+                kind1 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 1))
+                kind2 = _get(st, O_CKIND + _get(st, O_STOCK + pos + 2))
+                card0, card1, card2 = 1 << (4 * kind0), 1 << (4 * kind1), 1 << (4 * kind2)
+                # miss_i: 1 if cards 0..i all fail to fit
+                miss0 = 1 if card0 & letter_nibbles == 0 else 0
+                miss1 = miss0 & (1 if card1 & letter_nibbles == 0 else 0)
+                miss2 = miss1 & (1 if card2 & letter_nibbles == 0 else 0)
+                fitted = 1 - miss2
+                misses = miss0 + miss1 + miss2  # the cards drawn before the one that fits
+                hand += card0 * miss0 + card1 * miss1 + card2 * miss2
+                drawn = misses + fitted
+                pos += drawn
+                fit_kind = kind0 if miss0 == 0 else (kind1 if miss1 == 0 else kind2)
+                _put(st, O_DISC + n_disc, _get(st, O_KID + fit_kind))  # (overwritten later when none fits)
+                _put(st, O_DCNT + fit_kind, _get(st, O_DCNT + fit_kind) + fitted)
+                n_disc += fitted
+                wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
+                need = next_need if fitted else need
+                sizes += misses << shift
+                counts += drawn + (miss2 << 16) + (wild << 32)
+                dry = 0
+            else:
+                # draw_until_fits: one card at a time; a card that fits is played at once (alone)
+                drawn = 0
+                fitted = 0
+                while draw_limit == 0 or drawn < draw_limit:
+                    if pos == n_stock:
+                        st[S_NDISC] = n_disc
+                        m = reshuffle(st, rng, tr, np.int64(0))
+                        if m == 0:
+                            break
+                        out[col(R_RESHUFFLES, n)] += 1
+                        pos, n_stock, n_disc = 0, m, 1
+                        three_from = n_stock - 2 if draw_limit == 3 else -1
+                    kind = _get(st, O_CKIND + _get(st, O_STOCK + pos))
+                    pos += 1
+                    drawn += 1
+                    card = 1 << (4 * kind)
+                    if card & letter_nibbles != 0:
+                        n_disc = _lay(st, n_disc, kind, 1)
+                        counts += (1 if card & wild_nibbles != 0 else 0) << 32
+                        need = next_need
+                        fitted = 1
                         break
-                    out[col(R_RESHUFFLES, n)] += 1
-                    pos, n_stock, n_disc = 0, m, 1
-                    three_from = n_stock - 2 if draw_limit == 3 else -1
-                    _stock_kinds(st, pos, n_stock)
-                kind = _get(st, O_STOCK_KINDS + pos)
-                pos += 1
-                drawn += 1
-                card = 1 << (4 * kind)
-                if card & letter_nibbles != 0:
-                    n_disc = _lay(st, n_disc, kind, 1)
-                    counts += (1 if card & wild_nibbles != 0 else 0) << 32
-                    row = _next_row(row, step_rows, letters_end)
-                    fitted = 1
-                    break
-                hand += card
-            sizes += (drawn - fitted) << (LANE * seat)
-            counts += drawn + ((1 - fitted) << 16)
+                    hand += card
+                sizes += (drawn - fitted) << shift
+                counts += drawn + ((1 - fitted) << 16)
+                dry = 0 if drawn > 0 else dry + 1
             _put(st, O_PHAND + seat, hand)
-            _put(st, seen + turn, sizes)
+            # drama.look: the fewest cards, each lane's distance from it (0: among the leaders)
+            fewest = min(min(min(_lane(sizes, 0), _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
+                         _lane(sizes, 4))
+            behind = sizes - fewest * LANE_ONES
+            trailing = _lanes_at_least(behind, LANE_ONES)
+            trailed = (trailed & ~trailing) | ((turn - first) * LANE_ONES & trailing)
+            at_least = _lanes_at_least(deficits, behind)
+            deficits = (deficits & at_least) | (behind & ~at_least)
+            # the leaders' lanes (their lowest bits): a sole leader takes the lead (drama._take_lead, in arithmetic)
+            leaders = ~trailing & LANE_ONES
+            sole = np.int64((((leaders * LANE_ONES) >> (LANE * (MAXP - 1))) & LANE_VALUE) == 1)  # lane 4: their number
+            changes += sole & np.int64(leader_bit != 0) & np.int64(leader_bit != leaders)
+            leader_bit = leaders if sole else leader_bit
             # after_turn
-            if drawn == 0:  # she did nothing at all: a full round of such seats stalls
-                dry = dry + 1 if dry_turn == turn - 1 else np.int64(1)
-                dry_turn = turn
-                if dry >= n:
-                    end = END_DEADLOCK
-                    break
+            if hand == 0:
+                end = END_WON
+                break
+            if dry >= n:
+                end = END_DEADLOCK
+                break
             seat += 1
+            shift += LANE
             if seat == n:
                 seat = 0
+                shift = 0
         # the segment's counters into the row and the drama block
         passes = (counts >> 16) & 0xFFFF
         out[col(R_DRAWN, n)] += counts & 0xFFFF
@@ -683,28 +603,33 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         out[col(R_WILDS, n)] += (counts >> 32) & 0xFFFF
         out[col(R_PLAYS, n)] += turn - first - passes  # every turn is a play or a pass
         out[col(R_MULTI, n)] += counts >> 48
-        _look_turns(st, first, turn - first)
+        for s in range(n):
+            if _lane(trailed, s) != 0:
+                st[stand + drama.D_UNIT * s + drama.D_LAST] = first + _lane(trailed, s)
+    leader = -1
     for s in range(n):
+        if leader_bit == 1 << (LANE * s):
+            leader = s
+    for s in range(n):
+        unit = stand + drama.D_UNIT * s
         st[O_HN + s] = _lane(sizes, s)
-        st[stand + drama.D_UNIT * s] = -_lane(sizes, s)
-    st[S_NEED] = (row - O_LETTERS) // LETTER_ROW
+        st[unit] = -_lane(sizes, s)
+        st[unit + drama.D_DEFICIT] = _lane(deficits, s)
+    st[O_DRAMA + drama.D_LEADER] = leader
+    st[O_DRAMA + drama.D_CHANGES] = changes
+    st[S_NEED] = need
     st[S_POS] = pos
     st[S_NSTOCK] = n_stock
     st[S_NDISC] = n_disc
-    for k in range(n_kinds):
-        st[O_DCNT + k] = 0
-    for i in range(n_disc):
-        kind = st[O_CKIND + st[O_DISC + i]]
-        st[O_DCNT + kind] += 1
     for s in range(n):
         h = st[O_PHAND + s]
-        for k in range(n_kinds):
-            st[O_CNT + s * MAXK + k] = (h >> (4 * k)) & 15
         wilds = 0
-        for j in range(n_wild_kinds):
-            wilds += (h >> (4 * kinds_of(st, WILD_LIST, j))) & 15
+        for k in range(n_kinds):
+            count = (h >> (4 * k)) & 15
+            st[O_CNT + s * MAXK + k] = count
+            wilds += count if st[O_KMASK + k] == ALL else 0
         st[O_NWILD + s] = wilds
-    return seat, turn, dry if dry_turn == turn else np.int64(0), end
+    return seat, turn, dry, end
 
 
 @njit(cache=True)

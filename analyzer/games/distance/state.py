@@ -37,17 +37,9 @@ ANY_LIST = 8  # the list of every kind but the wilds
 MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
 # The greedy fast path (engine.greedy_turns) keeps each hand as one packed word: 4 bits per kind, kind k's count
 # at bits 4k..4k+3, so a deck of at most PACK_KINDS kinds of at most PACK_COPIES copies each fits; kind
-# PAD_KIND's nibble is then always 0 and pads the rows of O_LETTERS.
+# PAD_KIND's nibble is then always 0 and pads the per-letter lists of O_LTHREE.
 PACK_KINDS, PACK_COPIES, PACK_FITTING = 15, 15, 3  # (PACK_FITTING: kinds that are not wilds giving one letter)
 PAD_KIND = 15
-# a row of O_LETTERS: the packed-hand nibbles of every kind that gives its letter (wilds included: a hand holds a
-# play for it when it has a card under them), then the PACK_FITTING kinds (not wilds) that give it in deck order
-# (PAD_KIND after them)
-L_NIBBLES, L_KINDS = 0, 1
-LETTER_ROW = 1 + PACK_FITTING
-# greedy_turns plays its turns in segments of at most SEGMENT turns: its packed counters (16-bit fields) are flushed,
-# and the drama of the segment's turns taken from O_SIZES_SEEN, after each (SEGMENT x 225 cards < 2**16)
-SEGMENT = 256
 
 # The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
 STATE = Layout("The Distance's state", [
@@ -75,17 +67,15 @@ STATE = Layout("The Distance's state", [
     ("C_NKINDS", 1, "kinds of card in the deck"),
     ("O_IDS", MAXC, "scratch: the card ids of a play"),
     ("O_DRAWS", MAXC, "scratch: a shuffle's random indices, all drawn before its swaps (rng.shuffle_drawn)"),
-    ("O_SIZES_SEEN", SEGMENT, "scratch: greedy_turns' hand sizes after each turn of a segment (one word of 8-bit "
-     "lanes per turn), then each turn's sole leader (-1: none)"),
     ("O_SCR", MAXK, "scratch: a hand's counts after a play"),
     ("O_SUPPLY", 8, "scratch: cards per letter (the interval choice)"),
     ("O_KID", MAXK, "the first card id of each kind (a hand without ids gives it)"),
     ("C_PACKED", 1, "1: the deck fits a packed hand (PACK_KINDS, PACK_COPIES, PACK_FITTING): greedy_turns may play"),
     ("C_WNIBBLES", 1, "the packed-hand nibbles of the wild kinds (0xF << 4k for each wild kind k)"),
-    ("O_LETTERS", 7 * LETTER_ROW, "greedy_turns' letters: letter L's row at O_LETTERS + LETTER_ROW * L (L_NIBBLES, "
-     "L_KINDS)"),
-    ("O_STOCK_KINDS", MAXC, "scratch: greedy_turns' stock as kinds (the kind of the card at O_STOCK + i at "
-     "O_STOCK_KINDS + i, from the stock's position on)"),
+    ("O_LNIBBLES", 7, "per letter, the packed-hand nibbles of every kind that gives it, wilds included: a hand holds "
+     "a play for it when it has a card under them"),
+    ("O_LTHREE", 7 * PACK_FITTING, "per letter, the kinds (not wilds) that give it, in deck order, PAD_KIND after "
+     "them: greedy_turns compares their counts without a loop"),
     # the game, reset by init_state
     ("O_GAME", 0, "where the game starts"),
     ("O_HAND", MAXP * MAXC, "card ids, seat s's hand at O_HAND + s * MAXC (kept when S_IDS is set)"),
