@@ -212,7 +212,7 @@ def body(res, out):
     found = importance(res)
     if found:
         blocks += [Heading("Which settings matter", 2),
-                   Table(["setting", "share of the loss's variation"], [[p, f"{100 * v:.0f}%"] for p, v in found],
+                   Table(["setting", "importance (share of the total)"], [[p, f"{100 * v:.0f}%"] for p, v in found],
                          "Optuna's PED-ANOVA importance over the complete trials: how much each setting explains of "
                          "what sets the best trials apart from the rest (the trials are not a grid: a rough guide).")]
     numeric = [s for s in spec.settings if s.kind != "choice"]
