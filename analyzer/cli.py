@@ -170,19 +170,38 @@ def _check_parallel(threads, workers, scheduler):
             raise click.BadParameter(why, param_hint="--scheduler")
 
 
+def _prepared_out(out_dir):
+    """The temporary folder a report is written into before it replaces out_dir (report.prepare_out), or the
+    --out error line."""
+    from analyzer import report
+
+    try:
+        return report.prepare_out(out_dir)
+    except report.OutError as e:
+        raise click.BadParameter(str(e), param_hint="--out") from None
+
+
+def _command_interrupts():
+    """The signal handlers a command plays under: entry()'s, already installed, or (called without entry, as tests
+    do) new ones."""
+    ctx = click.get_current_context(silent=True)
+    installed = ctx.find_root().obj if ctx is not None else None
+    return Interrupts() if installed is None else nullcontext(installed)
+
+
+def _command_line():
+    """The command as typed, for the report's "reproduce" section (None when run without arguments)."""
+    return "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
+
+
 def _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler):
     """Play a validated scenario (in this process or on Dask) and write its report folder atomically;
     exit 3 if the run was stopped early, 130 if nothing was played (analyzer.interrupts' contract)."""
     from analyzer import report
 
     out_dir = Path(out) if out else report.default_dir(sc)
-    try:
-        tmp = report.prepare_out(out_dir)
-    except report.OutError as e:
-        raise click.BadParameter(str(e), param_hint="--out") from None
-    ctx = click.get_current_context(silent=True)
-    command_interrupts = ctx.find_root().obj if ctx is not None else None  # entry()'s, already installed
-    with Interrupts() if command_interrupts is None else nullcontext(command_interrupts) as interrupts:
+    tmp = _prepared_out(out_dir)
+    with _command_interrupts() as interrupts:
         try:
             code, path, result = _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, workers,
                                                  scheduler, interrupts)
@@ -231,8 +250,7 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
             click.echo(f"Stopped by {signal_name(result.stopped_by)} after {result.games:,} of {sc.games:,} deals: "
                        f"writing {'the partial report' if result.games else what}...", err=True)
         interrupts.writing(f"Writing {what}")
-        command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
-        report.write_report(result, tmp, command)
+        report.write_report(result, tmp, _command_line())
         path = report.commit_out(tmp, out_dir)
     except KeyboardInterrupt:  # (raised only before play: analyzer.interrupts)
         click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
@@ -625,12 +643,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
         _fail(e)
     _warn_idle_settings(sc)
     out_dir = Path(out) if out else report.default_dir(sc, name=f"{Path(scenario).stem}-tune")
-    try:
-        tmp = report.prepare_out(out_dir)
-    except report.OutError as e:
-        raise click.BadParameter(str(e), param_hint="--out") from None
-    ctx = click.get_current_context(silent=True)
-    command_interrupts = ctx.find_root().obj if ctx is not None else None
+    tmp = _prepared_out(out_dir)
     click.echo(f"{printable(sc.name)}: {spec.trials:,} trials x {spec.games:,} deals of {sc.game.title}, then a "
                f"confirmation race of up to {spec.confirm_games:,} deals, seed {sc.seed}", err=True)
 
@@ -639,7 +652,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
             what = t.state + (f" after {t.blocks} of {spec.blocks} blocks" if t.state == "pruned" else "")
             click.echo(f"  trial {t.number}: {', '.join(f'{p}={v}' for p, v in t.values.items())}: {what}", err=True)
 
-    with Interrupts() if command_interrupts is None else nullcontext(command_interrupts) as interrupts:
+    with _command_interrupts() as interrupts:
         try:
             if not (workers or scheduler):
                 _warm_up_saying_so(sc, quiet)
@@ -657,8 +670,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
                            f"written.", err=True)
                 sys.exit(EXIT_NOTHING)
             interrupts.writing(f"Writing the report of {len(result.run.trials):,} trials")
-            command = "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
-            T.write_report(result, tmp, command)
+            T.write_report(result, tmp, _command_line())
             path = report.commit_out(tmp, out_dir)
         except KeyboardInterrupt:
             click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "

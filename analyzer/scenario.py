@@ -141,13 +141,19 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
         sc = build(raw, source, dict(origins))
         sc.overrides = [(key, value, origin) for (key, origin), (_, value, *_) in zip(origins, overrides)]
     except ScenarioError as e:
-        said = None if e.key is None else re.sub(r"\[(\d+)\]", r".\1", e.key)  # variants[1].x is --set variants.1.x
-        for key, origin in reversed(origins):  # the last override of a key is the one in force
-            if said is not None and (said == key or said.startswith(key + ".") or key.startswith(said + ".")):
-                raise e.renamed(source=f"{source}, {origin}") from None
-        raise
+        raise named_by_flag(e, source, overrides) from None
     sc.warnings = idle_settings.collect(sc)
     return sc
+
+
+def named_by_flag(e: ScenarioError, source: str, overrides=()) -> ScenarioError:
+    """e, said of the command-line flag whose override (path, value[, origin]) set the key it is about (the last
+    override of a key is the one in force), or e itself if none did."""
+    said = None if e.key is None else re.sub(r"\[(\d+)\]", r".\1", e.key)  # variants[1].x is --set variants.1.x
+    for key, _, *origin in reversed(list(overrides)):
+        if said is not None and (said == key or said.startswith(key + ".") or key.startswith(said + ".")):
+            return e.renamed(source=f"{source}, {origin[0] if origin else '--set'}")
+    return e
 
 
 def from_dict(raw: dict, source="(scenario)") -> Scenario:

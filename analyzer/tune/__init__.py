@@ -45,7 +45,6 @@ def load(path, overrides=()):
 
 def build(raw, source, overrides=()):
     from analyzer import scenario as scen
-    from analyzer.tune import study
 
     if "tune" not in raw:
         raise ScenarioError(source, "tune", "(missing)", "a tune scenario needs a [tune] table (settings, objectives); "
@@ -58,10 +57,7 @@ def build(raw, source, overrides=()):
     try:
         return sc, _checked_spec(sc, source)
     except ScenarioError as e:  # a value set on the command line is named by its flag (as build_with does)
-        for key, _, *origin in reversed(list(overrides)):
-            if e.key == key or (e.key or "").startswith(key + ".") or (e.key or "").startswith(key + "["):
-                raise e.renamed(source=f"{source}, {origin[0] if origin else '--set'}") from None
-        raise
+        raise scen.named_by_flag(e, source, overrides) from None
 
 
 def _checked_spec(sc, source):
