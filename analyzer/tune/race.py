@@ -13,16 +13,16 @@ import math
 from analyzer import margins, stopping
 from analyzer import metrics as M
 from analyzer.configs import set_path
-from analyzer.tune.study import RACE_STREAM, _shown_scale, derived_seed, trial_raw
+from analyzer.tune.study import RACE_STREAM, derived_seed, objective_metrics, settings_key, trial_raw, weighted_loss
 
 RULEBOOK = "rulebook"
 
 
 def finalists(run):
     """The best spec.finalists complete trials other than the rulebook, each set of settings once."""
-    out, seen = [], {tuple(sorted(run.trials[0].values.items(), key=str))}
+    out, seen = [], {settings_key(run.trials[0].values)}
     for t in run.ranked():
-        key = tuple(sorted(t.values.items(), key=str))
+        key = settings_key(t.values)
         if t.number == 0 or key in seen:
             continue
         seen.add(key)
@@ -33,10 +33,11 @@ def finalists(run):
 
 
 def variant_name(trial):
-    return f"trial {trial.number}: " + ", ".join(f"{p.split('.')[-1]} {_shown(v)}" for p, v in trial.values.items())
+    return f"trial {trial.number}: " + ", ".join(f"{p.split('.')[-1]} {shown_value(v)}" for p, v in trial.values.items())
 
 
-def _shown(v):
+def shown_value(v):
+    """A setting's value as a report shows it: true/false, 4 significant digits of a real number."""
     if isinstance(v, bool):
         return "true" if v else "false"
     if isinstance(v, float):
@@ -57,8 +58,7 @@ def race_raw(sc, spec, chosen):
             set_path(v, path, value)
         variants.append(v)
     raw["variants"] = variants
-    first = M.metric_for(sc.game, sc.players, len(sc.seats) if sc.comparison.get("rotate_seats") else 1,
-                         spec.objectives[0].metric)
+    first = objective_metrics(sc, spec)[spec.objectives[0].metric]
     # decided: each finalist's difference from the rulebook excludes zero, or lies within the practical margin
     raw["stop"] = {"max_games": spec.confirm_games, "min_games": max(1_000, spec.confirm_games // 16),
                    "until": "decided", "metric": first.key,
@@ -72,16 +72,16 @@ def race_table(run, result):
     rows = []
     chosen = {variant_name(t): t for t in run.trials}
     for g in result.groups:
-        values, diffs, loss = {}, {}, 0.0
+        values, diffs, metrics = {}, {}, {}
         for o in run.spec.objectives:
-            metric = M.metric_for(result.scenario.game, g.players, g.rotations, o.metric)
+            metric = metrics[o.metric] = M.metric_for(result.scenario.game, g.players, g.rotations, o.metric)
             values[o.metric] = M.value_ci(metric, g.summary, g.rotations)
-            loss += o.weight * o.loss(values[o.metric][0], _shown_scale(metric))
             if g.reference is not None:
                 r = g.reference
                 base_metric = M.metric_for(result.scenario.game, r.players, r.rotations, o.metric)
                 diffs[o.metric] = M.diff_ci(metric, g.summary, g.rotations, r.summary, r.rotations,
                                             paired=r.players == g.players, base_metric=base_metric)
+        loss = weighted_loss(run.spec, {k: v[0] for k, v in values.items()}, metrics)
         rows.append((g.label, chosen.get(g.label, run.trials[0] if g.label == RULEBOOK else None), loss, values,
                      diffs))
     return rows

@@ -7,31 +7,24 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
-import signal
 from pathlib import Path
 
-import numpy as np
-
 from analyzer import __version__, margins
+from analyzer.interrupts import signal_name
 from analyzer.report import plots, sections
 from analyzer.report import write_csv, write_summary
 from analyzer.report.answer import ANSWER_ID
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit, to_html, to_markdown
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.sections import ci_text
-from analyzer.tune.race import RULEBOOK, best_row, near_best, recommended
+from analyzer.tune.race import RULEBOOK, best_row, near_best, recommended, shown_value
+from analyzer.tune.study import settings_key
 
 TRIALS_SHOWN = 25  # rows of the report's trial table (tune.csv has every trial)
 
 
 def _settings_text(values):
-    return ", ".join(f"{lit(p)} = {lit(_value(v))}" for p, v in values.items())
-
-
-def _value(v):
-    if isinstance(v, bool):
-        return "true" if v else "false"
-    return f"{v:.4g}" if isinstance(v, float) else str(v)
+    return ", ".join(f"{lit(p)} = {lit(shown_value(v))}" for p, v in values.items())
 
 
 def _metric(res, key):
@@ -58,7 +51,6 @@ def _bots(sc):
 def answer(res, out):
     sc, spec, run = res.scenario, res.spec, res.run
     b = [Heading("Answer", 2), Text(f"**Question:** {lit(sc.question or default_question(res))}")]
-    done = [t for t in run.trials if t.state == "complete"]
     if res.partial:
         b.append(Text(f"Stopped early by a signal after {len(run.trials):,} trial(s): the figures below are of the "
                       f"trials finished{'' if res.race is not None else ', without the confirmation race'}.",
@@ -148,7 +140,7 @@ def _race_margin(res):
 def _history_figure(res, out):
     run = res.run
     shown = [t for t in run.trials if t.state in ("complete", "pruned")]
-    losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
+    losses = [run.shown_loss(t) for t in shown]
     best, so_far = [], math.inf
     for t, loss in zip(shown, losses):
         if t.state == "complete":
@@ -168,8 +160,8 @@ def trial_rows(res):
               + [f"{o.metric}{suffix}" for o in spec.objectives for suffix in ("", "_stderr")] + ["note"])
     rows = []
     for t in run.trials:
-        loss = run.loss(t) if t.state == "complete" else (float(np.mean(t.losses)) if t.losses else math.nan)
-        rows.append([t.number, t.state] + [t.values.get(s.path) for s in spec.settings] + [t.deals, t.blocks, loss]
+        rows.append([t.number, t.state] + [t.values.get(s.path) for s in spec.settings]
+                    + [t.deals, t.blocks, run.shown_loss(t)]
                     + [x for o in spec.objectives for x in (t.value(o.metric), t.stderr(o.metric))] + [t.note])
     return header, rows
 
@@ -216,37 +208,32 @@ def body(res, out):
                          "Optuna's PED-ANOVA importance over the complete trials: how much each setting explains of "
                          "what sets the best trials apart from the rest (the trials are not a grid: a rough guide).")]
     numeric = [s for s in spec.settings if s.kind != "choice"]
-    if len(numeric) >= 2:
+    shown = [t for t in run.trials if t.state in ("complete", "pruned")]
+    losses = [run.shown_loss(t) for t in shown]
+    states = [t.state for t in shown]
+    loss_label = f"loss ({_loss_unit(res)}; lower is better)"
+    others = " (the other settings vary too)" if len(spec.settings) > len(numeric[:2]) else ""
+    if len(numeric) >= 2 and shown:
         a, c = numeric[:2]
-        shown = [t for t in run.trials if t.state in ("complete", "pruned")]
-        losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
         path = plots.trials_map(out / "surface.png", [t.values[a.path] for t in shown],
-                                [t.values[c.path] for t in shown], losses, [t.state for t in shown],
-                                f"The loss over {a.path} and {c.path}", a.path, c.path,
-                                f"loss ({_loss_unit(res)}; lower is better)")
+                                [t.values[c.path] for t in shown], losses, states,
+                                f"The loss over {a.path} and {c.path}", a.path, c.path, loss_label)
         blocks += [Heading(f"The loss over {a.path} and {c.path}", 2),
                    Figure(path, "Each trial at its two values, coloured by its loss on the search's deals (darker is "
-                                "closer to the goal); a cross: pruned" + (" (the other settings vary too)"
-                                                                          if len(spec.settings) > 2 else "") + ".")]
-    elif len(numeric) == 1:
+                                f"closer to the goal); a cross: pruned{others}.")]
+    elif len(numeric) == 1 and shown:
         s = numeric[0]
-        shown = [t for t in run.trials if t.state in ("complete", "pruned") and s.path in t.values]
-        if shown:
-            losses = [run.loss(t) if t.state == "complete" else float(np.mean(t.losses)) for t in shown]
-            path = plots.trials(out / "surface.png", [t.values[s.path] for t in shown], losses,
-                                [t.state for t in shown], None, f"The loss against {s.path}", s.path,
-                                f"loss ({_loss_unit(res)}; lower is better)")
-            blocks += [Heading(f"The loss against {s.path}", 2),
-                       Figure(path, f"Each trial's loss at its value of {lit(s.path)}"
-                                    + (" (the other settings vary too)" if len(spec.settings) > 1 else "") + ".")]
-    header, rows = trial_rows(res)
+        path = plots.trials(out / "surface.png", [t.values[s.path] for t in shown], losses, states, None,
+                            f"The loss against {s.path}", s.path, loss_label)
+        blocks += [Heading(f"The loss against {s.path}", 2),
+                   Figure(path, f"Each trial's loss at its value of {lit(s.path)}{others}.")]
     ranked, seen = [], set()
     for t in run.ranked():  # (settings the sampler proposed again are listed once, under their first trial)
-        key = tuple(sorted(t.values.items(), key=str))
+        key = settings_key(t.values)
         if key not in seen:
             seen.add(key)
             ranked.append(t)
-    top = [[t.number] + [_value(t.values.get(p.path)) for p in spec.settings] + [f"{run.loss(t):.3g}", f"{t.deals:,}"]
+    top = [[t.number] + [shown_value(t.values.get(p.path)) for p in spec.settings] + [f"{run.loss(t):.3g}", f"{t.deals:,}"]
            for t in ranked[:TRIALS_SHOWN]]
     counts = {s: sum(t.state == s for t in run.trials) for s in ("complete", "pruned", "invalid", "stopped")}
     blocks += [Heading("Every trial", 2),
@@ -270,7 +257,7 @@ def manifest(res, command=None):
             "race_games": res.race.games if res.race is not None else 0,
             "race_seed": res.race.scenario.seed if res.race is not None else None,
             "partial": res.partial,
-            "stopped_by": None if res.run.stopped_by is None else signal.Signals(res.run.stopped_by).name,
+            "stopped_by": None if res.run.stopped_by is None else signal_name(res.run.stopped_by),
             "analyzer_version": __version__,
             "wall_seconds": round(res.wall, 3), "threads": res.threads, "command": command,
             "created": dt.datetime.now().isoformat(timespec="seconds")}

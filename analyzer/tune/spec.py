@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 from analyzer import metrics as M
 from analyzer.comparisons import check_path, sweep_goal
+from analyzer.configs import read_int
 from analyzer.errors import MISSING, ScenarioError
 
 TUNE_KEYS = ("trials", "games", "blocks", "sampler", "pareto", "finalists", "confirm_games", "settings",
@@ -58,12 +59,6 @@ class Setting:
     step: float | int | None = None
     log: bool = False
     choices: tuple = ()
-
-    def describe(self):
-        if self.kind == "choice":
-            return "one of " + ", ".join(map(str, self.choices))
-        step = f" in steps of {self.step:g}" if self.step else ""
-        return f"{self.low:g} to {self.high:g}{step}" + (" (log scale)" if self.log else "")
 
 
 @dataclass(frozen=True)
@@ -108,11 +103,12 @@ def _number(x):
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
-def _int(spec, key, where, source, low, high, default):
-    value = spec.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise ScenarioError(source, f"{where}.{key}", value, f"must be an integer from {low:,} to {high:,}")
-    return value
+def _int(spec, key, source, low, high, default):
+    """tune.<key>, an integer from low to high (configs.read_int, said of its place in [tune])."""
+    try:
+        return read_int(spec, key, source, low, high, default)
+    except ScenarioError as e:
+        raise e.renamed(key=f"tune.{key}") from None
 
 
 def _table(source, spec, where, keys, shape):
@@ -223,14 +219,14 @@ def parse(sc, players_values):
         raise ScenarioError(sc.source, "tune.sampler", sampler, 'CMA-ES searches numbers only: use "tpe" with choices')
     if sampler == "nsga2" and not pareto:
         raise ScenarioError(sc.source, "tune.sampler", sampler, 'NSGA-II searches a Pareto front: set pareto = true')
-    trials = _int(spec, "trials", "tune", sc.source, 2, MAX_TRIALS, 30)
-    blocks = _int(spec, "blocks", "tune", sc.source, 1, MAX_BLOCKS, 8)
-    games = _int(spec, "games", "tune", sc.source, blocks * 2, MAX_GAMES, 10_000)
+    trials = _int(spec, "trials", sc.source, 2, MAX_TRIALS, 30)
+    blocks = _int(spec, "blocks", sc.source, 1, MAX_BLOCKS, 8)
+    games = _int(spec, "games", sc.source, blocks * 2, MAX_GAMES, 10_000)
     if games % blocks:
         raise ScenarioError(sc.source, "tune.games", games, f"must be a multiple of tune.blocks ({blocks}): every "
                                                             f"block plays the same number of deals")
-    finalists = _int(spec, "finalists", "tune", sc.source, 1, MAX_FINALISTS, 3)
-    confirm = _int(spec, "confirm_games", "tune", sc.source, 1_000, MAX_GAMES, max(10 * games, 100_000))
+    finalists = _int(spec, "finalists", sc.source, 1, MAX_FINALISTS, 3)
+    confirm = _int(spec, "confirm_games", sc.source, 1_000, MAX_GAMES, max(10 * games, 100_000))
     return TuneSpec(settings, objectives, trials, games, blocks, sampler, pareto, finalists, confirm)
 
 

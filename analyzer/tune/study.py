@@ -1,7 +1,7 @@
 """The search of `analyzer tune`: Optuna's sampler proposes settings through its ask/tell interface, each trial
-plays the same deals (common random numbers: block b of every trial has the same seed), and a trial clearly
-worse than the best so far is pruned after a block (Optuna's Wilcoxon pruner on the per-block losses, paired by
-block).
+plays the same deals (common random numbers: every trial plays the same game indices of one seed, in blocks), and
+a trial clearly worse than the best so far is pruned after a block (Optuna's Wilcoxon pruner on the per-block
+losses, paired by block).
 
 The rulebook's own settings are played first, whole (they are the first incumbent, so pruning compares every
 trial with at least them); trials run one after another, in the order asked, so the same scenario and seed give
@@ -12,12 +12,13 @@ from __future__ import annotations
 import copy
 import math
 import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from analyzer import metrics as M
 from analyzer import runner
+from analyzer.stopping import unit
 from analyzer.configs import set_path
 from analyzer.errors import ScenarioError
 from analyzer.tune.spec import TuneSpec, rulebook_values
@@ -31,12 +32,15 @@ PRUNE_AFTER = 2  # blocks played before a trial may be pruned (Optuna's default 
 # plays the trials a longer tune would have
 RANDOM_FIRST = 5  # TPE: trials proposed at random before its model guides the search
 POPULATION = 16  # NSGA-II: trials per generation
-SEED_STREAM = 0x74756E65  # "tune": the seeds of the blocks and of the race come from (seed, SEED_STREAM, k)
-RACE_STREAM = 1 << 20  # k of the confirmation race's seed (blocks use k = 0 .. MAX_BLOCKS - 1)
+SEED_STREAM = 0x74756E65  # "tune": the seeds of the trials, the race and the samplers come from (seed, SEED_STREAM, k)
+TRIALS_STREAM = 0  # k of the seed every trial's deals are played with
+RACE_STREAM = 1 << 20  # k of the confirmation race's seed
+SAMPLER_STREAM = 1 << 21  # k of the seed of the sampler that proposes trial n: SAMPLER_STREAM + n
 
 
 def derived_seed(seed, k):
-    """A seed of its own for block k (or the race: RACE_STREAM) of a tune with master seed `seed`."""
+    """A seed of its own for stream k (TRIALS_STREAM, RACE_STREAM, SAMPLER_STREAM + n) of a tune with master seed
+    `seed`."""
     state = np.random.SeedSequence([seed, SEED_STREAM, k]).generate_state(2, np.uint64)
     return int(state[0] >> np.uint64(1))
 
@@ -78,11 +82,19 @@ class TuneRun:
         """The trial's weighted loss from its mean metric values (nan unless complete)."""
         if trial.state != "complete":
             return math.nan
-        return sum(o.weight * o.loss(trial.value(o.metric), _shown_scale(self.metric_defs[o.metric]))
-                   for o in self.spec.objectives)
+        return weighted_loss(self.spec, self._means(trial), self.metric_defs)
 
     def objective_losses(self, trial):
-        return [o.loss(trial.value(o.metric), _shown_scale(self.metric_defs[o.metric])) for o in self.spec.objectives]
+        return objective_losses(self.spec, self._means(trial), self.metric_defs)
+
+    def _means(self, trial):
+        return {o.metric: trial.value(o.metric) for o in self.spec.objectives}
+
+    def shown_loss(self, trial):
+        """The loss a report shows: a complete trial's, a pruned one's mean over the blocks it played (nan if none)."""
+        if trial.state == "complete":
+            return self.loss(trial)
+        return float(np.mean(trial.losses)) if trial.losses else math.nan
 
     def ranked(self):
         """The complete trials, best first (lowest loss; Pareto: the front first, then by weighted loss)."""
@@ -102,8 +114,24 @@ class TuneRun:
         return [t for t in done if not dominated(t)]
 
 
-def _shown_scale(metric):
-    return 100.0 if metric.percent else 1.0
+def objective_losses(spec, values, metrics):
+    """Each objective's loss at values ({metric key: value}), in the unit shown (metrics: {key: Metric})."""
+    return [o.loss(values[o.metric], unit(metrics[o.metric])) for o in spec.objectives]
+
+
+def weighted_loss(spec, values, metrics):
+    """The loss of values: the objectives' losses, weighted and summed."""
+    return sum(o.weight * loss for o, loss in zip(spec.objectives, objective_losses(spec, values, metrics)))
+
+
+def objective_metrics(sc, spec):
+    """{metric key: Metric} of the objectives in sc, one configuration (its even share depends on its players)."""
+    return {o.metric: M.metric_for(sc.game, len(sc.seats), len(sc.arms), o.metric) for o in spec.objectives}
+
+
+def settings_key(values):
+    """values ({path: value}) as a key that two trials of the same settings share."""
+    return tuple(sorted(values.items(), key=str))
 
 
 def trial_raw(base_raw, values):
@@ -164,14 +192,10 @@ class _BlockSums:
         return int(self.sums[self.index[name]])
 
 
-def block_values(sc, spec, group_summary, players, rotations, sums, n):
+def block_values(metrics, rotations, group_summary, sums, n):
     """{metric key: value} of one block of deals (its group's sums over the block, n deals)."""
     view = _BlockSums(group_summary, sums, n)
-    out = {}
-    for o in spec.objectives:
-        metric = M.metric_for(sc.game, players, rotations, o.metric)
-        out[o.metric] = M.value_of(metric, view, rotations)
-    return out
+    return {key: M.value_of(metric, view, rotations) for key, metric in metrics.items()}
 
 
 def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_trial=None, metric_defs=None,
@@ -183,7 +207,7 @@ def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_
     from analyzer import scenario as scen
 
     raw = trial_raw(base_raw, trial.values)
-    raw["seed"] = derived_seed(seed, 0)
+    raw["seed"] = derived_seed(seed, TRIALS_STREAM)
     raw["games"] = spec.games
     try:
         sc = scen.build(raw, source)
@@ -191,17 +215,17 @@ def play_trial(trial, base_raw, source, spec, seed, threads, interrupts, optuna_
         trial.state, trial.note = "invalid", f"{e.key} = {e.value}: {e.allowed}"
         return trial
     trial.block_games = spec.block_games
-    metric_defs = {} if metric_defs is None else metric_defs
-    players, rotations = len(sc.seats), len(sc.arms)
-    for o in spec.objectives:
-        metric_defs.setdefault(o.metric, M.metric_for(sc.game, players, rotations, o.metric))
+    metrics = objective_metrics(sc, spec)  # (the trial's own: its player count may be searched)
+    if metric_defs is not None:
+        for key, metric in metrics.items():
+            metric_defs.setdefault(key, metric)
 
     def take(summary, sums, n):
         """One block's sums: its values and loss into the trial; True if the pruner stops the trial here."""
-        values = block_values(sc, spec, summary, players, rotations, sums, n)
+        values = block_values(metrics, len(sc.arms), summary, sums, n)
         trial.metric_blocks.append(values)
         trial.blocks += 1
-        loss = sum(o.weight * o.loss(values[o.metric], _shown_scale(metric_defs[o.metric])) for o in spec.objectives)
+        loss = weighted_loss(spec, values, metrics)
         trial.losses.append(loss)
         b = trial.blocks - 1
         if optuna_trial is not None and not spec.pareto and spec.blocks > 1:
@@ -279,9 +303,6 @@ class DaskBlocks:
             self.cluster.close()
 
 
-SAMPLER_STREAM = 1 << 21  # k of the seed of the sampler that proposes trial n: SAMPLER_STREAM + n
-
-
 def _record(trial):
     """What the study's storage keeps of a played trial (a resumed tune reads it back: Trial(**record))."""
     return {"number": trial.number, "values": trial.values, "state": trial.state, "blocks": trial.blocks,
@@ -332,7 +353,7 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path
     kept = study.user_attrs.get("rulebook")
     if kept is not None:
         rulebook = Trial(**kept)
-        _objective_metrics(sc, spec, run.metric_defs)
+        run.metric_defs.update(objective_metrics(sc, spec))
     else:
         rulebook = play_trial(Trial(0, rulebook_values(sc, spec)), base_raw, sc.source, spec, sc.seed, threads,
                               interrupts, metric_defs=run.metric_defs, cluster=cluster)
@@ -361,9 +382,8 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path
         trial = Trial(number, dict(asked.params))
         played = next((t for t in run.trials if t.values == trial.values and t.state in ("complete", "invalid")), None)
         if played is not None:  # the sampler proposed settings already played whole: the same deals, the same games
-            trial.state, trial.note, trial.block_games = played.state, played.note, played.block_games
-            trial.blocks, trial.metric_blocks, trial.losses = played.blocks, played.metric_blocks, played.losses
-            trial.note = trial.note or f"the settings of trial {played.number}: its games, not played again"
+            trial = replace(played, number=number,
+                            note=played.note or f"the settings of trial {played.number}: its games, not played again")
         else:
             play_trial(trial, base_raw, sc.source, spec, sc.seed, threads, interrupts, asked, run.metric_defs, cluster)
         run.trials.append(trial)
@@ -382,10 +402,3 @@ def search(sc, spec, *, threads=None, interrupts=None, on_trial=None, study_path
             run.stopped_by = interrupts.signal if interrupts else None
             break
     return run
-
-
-def _objective_metrics(sc, spec, out):
-    """{metric key: Metric} of the objectives at the scenario's player count (a resumed tune plays no rulebook)."""
-    rotations = len(sc.seats) if sc.comparison.get("rotate_seats") else 1
-    for o in spec.objectives:
-        out.setdefault(o.metric, M.metric_for(sc.game, sc.players, rotations, o.metric))
