@@ -9,6 +9,10 @@ Stream 0 is the deal (every shuffle of the game); stream 1 + s holds seat s's de
 of a scenario therefore see the very same shuffles (common random numbers), and a policy keeps its
 own stream whatever the others do.
 
+A game index at or above 2**REPLAY_SHIFT replays a deal with other decisions (`analyzer profile`'s luck
+split): game `deal + (replay << REPLAY_SHIFT)` keys its deal stream as game `deal` does and its decision
+streams as its own. Below 2**REPLAY_SHIFT (every run's games) both keys are the game's own.
+
 State layout: a uint64 array of length 2 * n_streams, [key0, ctr0, key1, ctr1, ...].
 """
 import numpy as np
@@ -25,6 +29,8 @@ _ONE = np.uint64(1)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 DEAL = 0
+REPLAY_SHIFT = 40  # game index bits above this number a replay of the deal below them (see the module's doc)
+_DEAL_MASK = np.uint64((1 << REPLAY_SHIFT) - 1)
 
 
 def seat_stream(seat):
@@ -45,9 +51,16 @@ def _game_key(seed, game):
     return mix64(k ^ (np.uint64(game) * _GAME_SALT + GOLDEN))
 
 
+@njit(cache=True, inline="always")
+def _deal_game(game):
+    """The game whose deal stream game `game` shares: itself, or the deal it replays."""
+    return np.uint64(game) & _DEAL_MASK
+
+
 @njit(cache=True)
 def stream_key(seed, game, stream):
-    return mix64(_game_key(seed, game) ^ (np.uint64(stream) * _STREAM_SALT + GOLDEN))
+    keyed_by = _deal_game(game) if stream == DEAL else np.uint64(game)
+    return mix64(_game_key(seed, keyed_by) ^ (np.uint64(stream) * _STREAM_SALT + GOLDEN))
 
 
 @njit(cache=True)
@@ -62,8 +75,11 @@ def new_streams(seed, game, n_streams):
 @njit(cache=True)
 def reset_streams(state, seed, game):
     """Re-key an existing state array for another game (no allocation)."""
-    game_key = _game_key(seed, game)  # (as stream_key, computed once for all the game's streams)
-    for s in range(state.shape[0] // 2):
+    game_key = _game_key(seed, game)  # (as stream_key, computed once for all the game's decision streams)
+    deal_key = game_key if np.uint64(game) <= _DEAL_MASK else _game_key(seed, _deal_game(game))
+    state[2 * DEAL] = mix64(deal_key ^ GOLDEN)  # (stream 0: its salt term is 0)
+    state[2 * DEAL + 1] = np.uint64(0)
+    for s in range(1, state.shape[0] // 2):
         state[2 * s] = mix64(game_key ^ (np.uint64(s) * _STREAM_SALT + GOLDEN))
         state[2 * s + 1] = np.uint64(0)
 

@@ -1,12 +1,32 @@
 import numpy as np
 from scipy.stats import chisquare
 
-from analyzer.rng import below, new_streams, next_u64, shuffle, stream_key, uniform
+from analyzer.rng import REPLAY_SHIFT, below, new_streams, next_u64, reset_streams, shuffle, stream_key, uniform
 
 
 def test_streams_are_keyed_by_seed_game_and_stream():
     keys = {stream_key(s, g, t) for s in (0, 1) for g in (0, 1, 2) for t in (0, 1, 2)}
     assert len(keys) == 18
+
+
+def test_a_replay_shares_the_deal_stream_and_nothing_else():
+    """Game deal + (r << REPLAY_SHIFT) keys stream 0 as game `deal` and its decision streams as a game of its own;
+    reset_streams keys as new_streams does."""
+    deal, n = 12345, 4
+    plain = new_streams(9, deal, n)
+    for r in (1, 2, 3):
+        replay = new_streams(9, deal + (r << REPLAY_SHIFT), n)
+        assert replay[0] == plain[0]
+        assert all(replay[2 * s] != plain[2 * s] for s in range(1, n))
+        state = np.zeros(2 * n, dtype=np.uint64)
+        reset_streams(state, 9, deal + (r << REPLAY_SHIFT))
+        assert (state == replay).all()
+    state = np.zeros(2 * n, dtype=np.uint64)
+    reset_streams(state, 9, deal)
+    assert (state == plain).all()
+    # distinct replays have distinct decisions
+    keys = {stream_key(9, deal + (r << REPLAY_SHIFT), 1) for r in range(20)}
+    assert len(keys) == 20
 
 
 def test_a_stream_replays_exactly():

@@ -208,6 +208,38 @@ class CardPower:
         return [f"{prefix}{s}" for _, prefix in self.categories for s in range(n_players)]
 
 
+CHOICE_COUNTS = ("n", "options", "forced", "real")  # the columns of a Choices declaration, after its prefix
+
+
+@dataclass(frozen=True)
+class Choices:
+    """How real one kind of decision is (`analyzer profile`): the kernel counts, over the game and all its seats,
+    the decisions of this kind (`<prefix>n`), their legal options summed (`<prefix>options`), the decisions with
+    one legal option (`<prefix>forced`: not a choice), and the decisions whose best and second-best options, by
+    the game's one-step evaluation, differ by more than its margin (`<prefix>real`). `help` says what an option
+    is, which evaluation and which margin. The kernel counts only when the encoded rules ask
+    (rules["count_choices"] True: set by the profile after validation, never by a scenario, which may not write
+    the key); otherwise the columns stay 0, and a run's report does not show them."""
+
+    label: str  # the kind of decision, e.g. "Splits"
+    prefix: str  # e.g. "ch_split_"
+    help: str = ""
+
+    def columns(self, n_players):
+        return [f"{self.prefix}{k}" for k in CHOICE_COUNTS]
+
+
+AVOID = "avoid"  # the policy parameter of restricted play (avoid_param)
+
+
+def avoid_param(kinds, what="card"):
+    """The `avoid` parameter of a policy that restricted play can restrict (`analyzer profile`): the kind of
+    `what` (one of the game's `card_kinds`) the seat does not play while it has another legal option; "none"
+    (the default) plays as the policy always has."""
+    return Param(AVOID, "choice", "none", f"restricted play: the kind of {what} this seat does not play while it "
+                 "has another legal option ('none': no restriction)", choices=("none",) + tuple(kinds))
+
+
 def drama_metrics(turns="turns"):
     """The drama metrics every game declares (its kernel fills the columns of analyzer.games.drama): means
     with intervals (paired differences in comparisons) and distributions."""
@@ -230,17 +262,18 @@ def drama_metrics(turns="turns"):
 
 
 def added_columns(game, n_players):
-    """The drama and card-power columns (issue 12), which come last in every game's columns: the golden
-    tests check that the columns before them are unchanged."""
+    """The drama, card-power and choices columns (issues 12 and 32), which come last in every game's columns, in
+    that order: the golden tests check that the columns before them are unchanged."""
     from analyzer.games.drama import COLUMNS
 
     out = list(COLUMNS)
-    for m in game.metrics:
-        if isinstance(m, CardPower):
-            out += m.columns(n_players)
+    for kind in (CardPower, Choices):
+        for m in game.metrics:
+            if isinstance(m, kind):
+                out += m.columns(n_players)
     have = game.columns(n_players)
     out = [c for c in out if c in have]
-    assert have[len(have) - len(out):] == out, "the drama and card-power columns come last"
+    assert have[len(have) - len(out):] == out, "the drama, card-power and choices columns come last"
     return out
 
 
@@ -269,6 +302,12 @@ class Game:
     # the skill ladder, weakest first, its top the game's strongest policy (search where it has one):
     # ({"label", "policy", parameters...}, ...); empty: every policy, in the order declared
     ladder: tuple = ()
+    # restricted play (`analyzer profile`): the kinds of card (or move) a seat can be told to avoid, through the
+    # `avoid` parameter (avoid_param) of every policy that has it
+    card_kinds: tuple[str, ...] = ()
+    # a deck without one of card_kinds, if the rules can say it: (validated rules, kind, n_players) -> rules, or
+    # None when they cannot (then the profile shows restricted play alone)
+    deck_without: Callable[[dict, str, int], dict | None] | None = None
     # the settings that cannot change any game under the others: (validated rules, seats, n_players) ->
     # [(path, why)], path "rules.<setting>" or "seats.<s>.<parameter>" (s: the seat as played), read off what the
     # kernels read; analyzer/idle_settings.py warns of those a scenario writes
