@@ -130,9 +130,10 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
         overrides.append(("games", games, "--games"))
     _, sc = _load_scenario(scenario, overrides)
     _warn_idle_settings(sc)
-    if "tune" in sc.raw:
-        click.echo("Note: [tune] is read by `analyzer tune`; `analyzer run` plays the scenario's own configuration.",
-                   err=True)
+    for table, command in (("tune", "analyzer tune"), ("profile", "analyzer profile")):
+        if table in sc.raw:
+            click.echo(f"Note: [{table}] is read by `{command}`; `analyzer run` plays the scenario's own "
+                       f"configuration.", err=True)
     _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
@@ -452,8 +453,9 @@ def _game(name, hint):
     return g
 
 
-def _warm_up_saying_so(sc, quiet):
-    """Compile the game's kernels (or load them from the cache) before the run, saying so if it takes long."""
+def _warm_up_saying_so(sc, quiet, warm=None):
+    """Compile the game's kernels (or load them from the cache) before the run, saying so if it takes long; warm:
+    what compiles them (default: the run's warm-up, runner.warm_up)."""
     from analyzer import runner
 
     timer = threading.Timer(1.0, lambda: click.echo(
@@ -463,7 +465,7 @@ def _warm_up_saying_so(sc, quiet):
     if not quiet:
         timer.start()
     try:
-        runner.warm_up(sc)
+        (warm or runner.warm_up)(sc)
     finally:
         timer.cancel()
 
@@ -685,6 +687,84 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
     if result.partial:
         click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial report of {len(result.run.trials):,} "
                    f"trial(s) (exit status {EXIT_PARTIAL}).", err=True)
+        sys.exit(EXIT_PARTIAL)
+
+
+@main.command()
+@click.argument("scenario", type=click.Path(dir_okay=False))
+@click.option("--level", "levels", multiple=True, metavar="LEVEL",
+              help="Skill level every seat plays (as in [skill] levels: greedy, search:64); twice for two levels side "
+                   "by side [default: [profile] levels, else the scenario's seats].")
+@click.option("--deals", type=Count(10, 10**7), help="Deals of the luck split (overrides profile.deals).")
+@click.option("--replays", type=Count(2, 64), help="Replays of every deal with the decisions re-seeded (overrides "
+                                                   "profile.replays).")
+@click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")
+@click.option("--out", "-o", type=click.Path(file_okay=False), help="Report folder [default: reports/<scenario>-profile-<time>].")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE",
+              help="Override a scenario value (as for run), e.g. profile.thresholds.first_seat_edge=5.")
+@click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
+@click.option("--quiet", "-q", is_flag=True, help="No line per part.")
+def profile(scenario, levels, deals, replays, seed, out, sets, threads, quiet):
+    """Where do SCENARIO's outcomes come from? Split the outcome's variance between the deal, the seat and the bots'
+    decisions (every deal replayed with the decisions re-seeded), count the real choices, measure which cards
+    decide games (restricted play) and check the warning flags; write the report and profile.csv.
+
+    Ctrl-C stops after the block in play and writes the report of the parts finished (exit 3)."""
+    from analyzer import profile as PR
+    from analyzer import report
+    from analyzer import scenario as scen
+    from analyzer.profile import play as P
+    from analyzer.profile import report as PR_report
+
+    out = _out_folder(out)
+    overrides = _parse_sets(sets)
+    for key, value, flag in (("seed", seed, "--seed"), ("profile.deals", deals, "--deals"),
+                             ("profile.replays", replays, "--replays")):
+        if value is not None:
+            overrides.append((key, value, flag))
+    try:
+        raw = scen.load_raw(scenario)
+        PR.build(copy.deepcopy(raw), str(scenario), level_args=levels)  # the file as written, then with the flags
+        sc, spec = PR.build(raw, str(scenario), overrides, level_args=levels)
+    except ScenarioError as e:
+        _fail(e)
+    _warn_idle_settings(sc)
+    out_dir = Path(out) if out else report.default_dir(sc, name=f"{Path(scenario).stem}-profile")
+    tmp = _prepared_out(out_dir)
+    click.echo(f"{printable(sc.name)}: a profile of {sc.game.title}, {sc.players} players, at "
+               f"{' and '.join(printable(lbl) for lbl, _ in spec.levels)}; seed {sc.seed}", err=True)
+
+    def warm(sc):
+        for _, level_seat in spec.levels:
+            seats = P.seats_at(sc.game, level_seat, sc.seats, sc.players, sc.source)
+            P.rows(sc.game, P.encode(sc.game, sc.rules, seats), sc.seed, sc.players, 1)
+
+    with _command_interrupts() as interrupts:
+        try:
+            _warm_up_saying_so(sc, quiet, warm)
+            interrupts.note_from_now()
+            result = PR.profile(sc, spec, threads=threads, interrupts=interrupts,
+                                log=None if quiet else (lambda line: click.echo(line, err=True)))
+            if not result.levels:
+                click.echo(f"Stopped by {signal_name(interrupts.signal)} before the luck split's first block "
+                           f"finished: no report written.", err=True)
+                sys.exit(EXIT_NOTHING)
+            interrupts.writing("Writing the profile's report")
+            PR_report.write(result, tmp, _command_line())
+            path = report.commit_out(tmp, out_dir)
+        except KeyboardInterrupt:
+            click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
+                       f"nothing written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        except Quit:
+            click.echo("Quit on a third signal: the profile's report was not written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    click.echo(f"Report: {path / 'index.html'}")
+    if result.partial:
+        click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial profile (exit status {EXIT_PARTIAL}).",
+                   err=True)
         sys.exit(EXIT_PARTIAL)
 
 

@@ -414,29 +414,7 @@ def skill_levels(sc):
         raise ScenarioError(sc.source, "skill.levels", levels, allowed)
     labels, specs = [], []
     for i, level in enumerate(levels):
-        key = f"skill.levels[{i}]"
-        if isinstance(level, str):
-            name, colon, budget = level.partition(":")
-            seat = {"policy": name.strip()}
-            if colon:
-                pol = game.policy(seat["policy"])
-                if pol is not None and pol.param("budget") is None:
-                    raise ScenarioError(sc.source, key, level,
-                                        f"policy {pol.name!r} has no budget: give a table of its parameters, e.g. "
-                                        f"{{policy = \"{pol.name}\", label = \"...\", ...}}")
-                seat["budget"] = whole_number(budget.strip())
-                if seat["budget"] is None:
-                    raise ScenarioError(sc.source, key, level, "after the colon comes a whole number: the search "
-                                                               "budget (iterations per decision), e.g. \"search:64\"")
-            label = level.strip()
-        elif isinstance(level, dict):
-            seat = {k: v for k, v in level.items() if k != "label"}
-            label = level.get("label", seat.get("policy", f"level {i}"))
-            if not isinstance(label, str) or not label.strip():
-                raise ScenarioError(sc.source, f"{key}.label", label, "must be a non-empty string")
-        else:
-            raise ScenarioError(sc.source, key, level, allowed)
-        game.validate_seat(dict(seat), sc.source, key)
+        label, seat = parse_level(game, level, sc.source, f"skill.levels[{i}]", allowed)
         labels.append(label)
         specs.append(seat)
     for i, label in enumerate(labels):
@@ -444,6 +422,36 @@ def skill_levels(sc):
             raise ScenarioError(sc.source, "skill.levels", levels, f"levels must differ ({label!r} twice; a table "
                                                                    f"level may take label = \"...\")")
     return labels, specs
+
+
+def parse_level(game, level, source, key, allowed=None):
+    """(label, seat spec) of one skill level: a policy name ("greedy"), a name with a budget ("search:64": the
+    policy's `budget` parameter), or a table of policy parameters with an optional label; validated as a seat."""
+    allowed = allowed or ("a skill level is a policy name, \"name:budget\" (e.g. \"search:64\") or a table of policy "
+                          "parameters; policies: " + ", ".join(p.name for p in game.policies))
+    if isinstance(level, str):
+        name, colon, budget = level.partition(":")
+        seat = {"policy": name.strip()}
+        if colon:
+            pol = game.policy(seat["policy"])
+            if pol is not None and pol.param("budget") is None:
+                raise ScenarioError(source, key, level,
+                                    f"policy {pol.name!r} has no budget: give a table of its parameters, e.g. "
+                                    f"{{policy = \"{pol.name}\", label = \"...\", ...}}")
+            seat["budget"] = whole_number(budget.strip())
+            if seat["budget"] is None:
+                raise ScenarioError(source, key, level, "after the colon comes a whole number: the search "
+                                                           "budget (iterations per decision), e.g. \"search:64\"")
+        label = level.strip()
+    elif isinstance(level, dict):
+        seat = {k: v for k, v in level.items() if k != "label"}
+        label = level.get("label", seat.get("policy", key))
+        if not isinstance(label, str) or not label.strip():
+            raise ScenarioError(source, f"{key}.label", label, "must be a non-empty string")
+    else:
+        raise ScenarioError(source, key, level, allowed)
+    game.validate_seat(dict(seat), source, key)
+    return label, seat
 
 
 def check_skill(raw, source):

@@ -58,6 +58,7 @@ TOP_KEYS = {
     "skill": "table: play the scenario at each skill level (levels), mirror play: the level sets all_seats",
     "stop": "table: play until the answer is known (max_games, min_games, precision, until, equivalence)",
     "tune": "table: the settings `analyzer tune` searches, its objectives and budget (`analyzer run` plays the rulebook)",
+    "profile": "table: what `analyzer profile` plays (levels, deals, replays) and its warning thresholds",
 }
 MAX_MARGIN = 50.0
 

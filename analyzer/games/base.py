@@ -302,6 +302,9 @@ class Game:
     # the skill ladder, weakest first, its top the game's strongest policy (search where it has one):
     # ({"label", "policy", parameters...}, ...); empty: every policy, in the order declared
     ladder: tuple = ()
+    # each seat's final score, for margins (`analyzer profile`): (column prefix, 1 if more is better, -1 if fewer
+    # is better: cards held), or None
+    score: tuple[str, int] | None = None
     # restricted play (`analyzer profile`): the kinds of card (or move) a seat can be told to avoid, through the
     # `avoid` parameter (avoid_param) of every policy that has it
     card_kinds: tuple[str, ...] = ()

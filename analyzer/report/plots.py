@@ -192,6 +192,31 @@ def bars_with_ci(path, labels, values, los, his, title, ylabel, reference=None, 
                                     margin), path)
 
 
+def _draw_stacked_shares(rows, parts, title, xlabel):
+    fig, ax = _figure(7.5, 1.2 + 0.55 * len(rows))
+    y = np.arange(len(rows))[::-1]
+    left = np.zeros(len(rows))
+    for j, name in enumerate(parts):
+        widths = np.array([100 * shares[j] for _, shares in rows])
+        ax.barh(y, widths, 0.6, left=left, color=COLORS[j % len(COLORS)], label=name)
+        for yi, x0, w in zip(y, left, widths):
+            if w >= 8:  # (a share written inside its segment when there is room for it)
+                ax.text(x0 + w / 2, yi, f"{w:.0f}%", ha="center", va="center", fontsize=8, color="white")
+        left += widths
+    ax.set_yticks(y, [_wrap(label, 28) for label, _ in rows], fontsize=8)
+    ax.set_xlim(0, 100)
+    ax.set_xlabel(xlabel)
+    _legend(ax, force_outside=True)
+    _fit_title(fig, ax, title)
+    return _freeze(fig, laid_out=True)
+
+
+def stacked_shares(path, rows, parts, title, xlabel):
+    """rows: [(label, shares)], each a split of 100% into the parts (fractions, in the order of parts): one
+    horizontal bar a row, the parts side by side."""
+    return _save(_draw_stacked_shares(rows, parts, title, xlabel), path)
+
+
 def _nice_bin(span):
     """The smallest of 1, 2, 5, 10, 20, 50... that cuts span values into at most MAX_BINS bins."""
     step = 1

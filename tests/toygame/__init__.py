@@ -7,7 +7,7 @@ import numpy as np
 
 from analyzer.errors import ScenarioError
 from analyzer.games import shape
-from analyzer.games.base import Game, Param, PerSeat, Policy, drama_metrics
+from analyzer.games.base import Choices, Game, Param, PerSeat, Policy, avoid_param, drama_metrics
 
 from . import rules as R
 from . import search_ops
@@ -20,9 +20,9 @@ SETTINGS = (
           2, R.MAXD),
 )
 POLICIES = (
-    Policy("random", R.P_RANDOM, "any card of its hand, uniformly"),
+    Policy("random", R.P_RANDOM, "any card of its hand, uniformly", (avoid_param(R.KINDS),)),
     Policy("greedy", R.P_GREEDY, "the lowest card that beats the trick's best so far (leading: its highest), "
-                                 "else its lowest"),
+                                 "else its lowest", (avoid_param(R.KINDS),)),
     Policy("lookahead", R.P_LOOKAHEAD, "Monte Carlo (the search driver): each card of its hand tried on `samples` "
            "redeals of the cards it cannot see and played on by greedy seats; the best total outcome (its "
            "tricks minus the most of another seat) wins, ties keeping greedy's card", (
@@ -39,11 +39,22 @@ def resolve_rules(rules, n_players, source):
     return rules
 
 
+def deck_without(rules, kind, n_players):
+    """The deck without the high cards is the deck of half the size (its low cards), if it deals every hand;
+    the low cards cannot go (the cards are numbered from 1)."""
+    if kind != "high" or rules["deck_size"] // 2 < n_players * rules["hand_size"]:
+        return None
+    return {**rules, "deck_size": rules["deck_size"] // 2}
+
+
 def encode(rules, seats):
     """(config,): the state array's configuration part; every game starts from a copy of it."""
     cfg = np.zeros(R.ST_SIZE, dtype=np.int64)
     cfg[R.C_PLAYERS], cfg[R.C_HAND], cfg[R.C_DECK] = len(seats), rules["hand_size"], rules["deck_size"]
+    cfg[R.C_COUNT] = bool(rules.get("count_choices", False))
     for i, seat in enumerate(seats):
+        avoid = seat.params.get("avoid", "none")
+        cfg[R.O_AVOID + i] = 0 if avoid == "none" else 1 + R.KINDS.index(avoid)
         cfg[R.O_POL + i] = GAME.policy(seat.policy).code
         cfg[R.O_SAMPLES + i], cfg[R.O_HORIZON + i] = seat.params.get("samples", 0), seat.params.get("horizon", 0)
     return (cfg,)
@@ -64,7 +75,10 @@ GAME = Game(
     settings=SETTINGS, policies=POLICIES, columns=ROW.names, resolve_rules=resolve_rules, encode=encode,
     batch=KERNELS.batch, play_traced=KERNELS.play_traced, format_event=lambda ev: LINES[ev["type"]].format(**ev),
     length_label="tricks", end_conditions=("one seat has the most tricks", "a tie for the most tricks"),
-    metrics=(PerSeat("Tricks won", "tricks_"), *drama_metrics("tricks")),
+    metrics=(PerSeat("Tricks won", "tricks_"), *drama_metrics("tricks"),
+             Choices("Plays", "ch_play_", "options: the cards in hand; real: the hand holds a card that takes the "
+                                          "trick so far and one that does not")),
+    score=("tricks_", 1), card_kinds=R.KINDS, deck_without=deck_without,
     default_policy="greedy", docs=str(Path(__file__).with_name("toy.md")),
     events=EVENTS, events_source="tests/toygame/events.py", trace_context=context,
 )

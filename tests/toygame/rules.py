@@ -19,10 +19,11 @@ from analyzer.games.shape import emit
 from analyzer.rng import DEAL, below, shuffle
 
 from .events import END_ONE, END_TIE, EV_DEAL, EV_END, EV_PLAY, EV_TRICK, EV_WON, TRACE_FIXED
-from .row import R_DRAMA, R_END, R_LEN, R_NWIN, R_TRICKS, R_WIN
+from .row import R_CHOICES, R_DRAMA, R_END, R_LEN, R_NWIN, R_TRICKS, R_WIN
 
 MAXP, MAXH, MAXD = 4, 10, 60  # players, cards in a hand, cards in the deck
 P_RANDOM, P_GREEDY, P_LOOKAHEAD = 0, 1, 2  # the policies' codes
+KINDS = ("low", "high")  # restricted play's card kinds: cards up to half the deck, and above (code 1 + index)
 
 # The state a game is played on (and the search's position), declared once: STATE.define assigns each name
 # its offset (analyzer/games/layout.py).
@@ -34,6 +35,8 @@ STATE = Layout("High Card's state", [
     ("O_POL", MAXP, "each seat's policy code (P_...)"),
     ("O_SAMPLES", MAXP, "each seat's lookahead samples"),
     ("O_HORIZON", MAXP, "each seat's lookahead horizon (tricks)"),
+    ("O_AVOID", MAXP, "each seat's avoided card kind (restricted play): 0 none, 1 + index in KINDS"),
+    ("C_COUNT", 1, "1: count the plays (base.Choices, for `analyzer profile`)"),
     # the game, cleared by begin
     ("O_GAME", 0, "where the game starts"),
     ("O_DECK", MAXD, "the shuffled deck: card i is dealt to seat i mod players; the rest is never seen"),
@@ -47,6 +50,7 @@ STATE = Layout("High Card's state", [
     ("S_BEST_SEAT", 1, "who played it"),
     ("S_NE", 2, "trace events written, then 1 if the trace buffer was too small (shape.emit)"),
     ("O_DRAMA", drama.D_SIZE, "the drama block (analyzer.games.drama): standings = tricks won"),
+    ("O_CHOICES", 4, "with C_COUNT, the plays counted: decisions, options, single-option, real (base.CHOICE_COUNTS)"),
 ], size_name="ST_SIZE")
 STATE.define(globals())
 
@@ -73,12 +77,34 @@ def begin(st, rng, out, tr, on):
 
 
 @njit(cache=True)
+def kind_of(st, card):
+    """A card's kind code (1 + index in KINDS): low up to half the deck, high above."""
+    return 1 if 2 * card <= st[C_DECK] else 2
+
+
+@njit(cache=True)
+def allowed(st, seat, card):
+    """Whether the seat may play the card: not of the kind it avoids, unless every card of its hand is."""
+    avoid = st[O_AVOID + seat]
+    if avoid == 0 or kind_of(st, card) != avoid:
+        return True
+    base = O_HAND + seat * MAXH
+    for i in range(st[O_HN + seat]):
+        if kind_of(st, st[base + i]) != avoid:
+            return False
+    return True
+
+
+@njit(cache=True)
 def greedy_card(st, seat):
-    """Greedy's card: the lowest that beats the trick's best card so far (leading: its highest), else its lowest."""
+    """Greedy's card: the lowest that beats the trick's best card so far (leading: its highest), else its lowest
+    (among the cards it may play)."""
     base, best = O_HAND + seat * MAXH, st[S_BEST]
     lowest, beats, highest = np.int64(1 << 20), np.int64(1 << 20), np.int64(0)
     for i in range(st[O_HN + seat]):
         c = st[base + i]
+        if not allowed(st, seat, c):
+            continue
         lowest, highest = min(lowest, c), max(highest, c)
         if c > best:
             beats = min(beats, c)
@@ -89,10 +115,36 @@ def greedy_card(st, seat):
 
 @njit(cache=True)
 def choose(st, seat, rng):
-    """The card of a random or greedy seat (random: any card of its hand, on its own stream)."""
+    """The card of a random or greedy seat (random: any card of its hand it may play, on its own stream)."""
     if st[O_POL + seat] == P_RANDOM:
-        return st[O_HAND + seat * MAXH + below(rng, 1 + seat, st[O_HN + seat])]
+        base = O_HAND + seat * MAXH
+        if st[O_AVOID + seat] == 0:
+            return st[base + below(rng, 1 + seat, st[O_HN + seat])]
+        may = 0
+        for i in range(st[O_HN + seat]):
+            may += allowed(st, seat, st[base + i])
+        k = below(rng, 1 + seat, may)
+        for i in range(st[O_HN + seat]):
+            if allowed(st, seat, st[base + i]):
+                if k == 0:
+                    return st[base + i]
+                k -= 1
     return greedy_card(st, seat)
+
+
+@njit(cache=True)
+def count_play(st, seat):
+    """With C_COUNT: the seat's play is counted before it is made (base.Choices). Its options: the cards of its
+    hand (all different); real: the hand holds a card that takes the trick so far and one that does not (one
+    trick apart, by that one-step evaluation; the margin is half a trick)."""
+    base, hn = O_HAND + seat * MAXH, st[O_HN + seat]
+    beats = 0
+    for i in range(hn):
+        beats += st[base + i] > st[S_BEST]
+    st[O_CHOICES] += 1
+    st[O_CHOICES + 1] += hn
+    st[O_CHOICES + 2] += hn == 1
+    st[O_CHOICES + 3] += 0 < beats < hn
 
 
 @njit(cache=True)
@@ -100,6 +152,8 @@ def play_card(st, card, tr, on):
     """The seat to move plays `card` (of its hand), and the next seat clockwise is to play; after the trick's last
     card, the highest card wins the trick and its player is to lead the next (drama sees the tricks)."""
     n, seat = st[C_PLAYERS], st[S_TO_MOVE]
+    if st[C_COUNT]:
+        count_play(st, seat)
     base = O_HAND + seat * MAXH
     for i in range(st[O_HN + seat]):
         if st[base + i] == card:  # the hand's last card takes its place
@@ -145,6 +199,7 @@ def end_game(st, out, tr, on):
         winner = s if won else winner
     end = END_ONE if out[col(R_NWIN, n)] == 1 else END_TIE
     out[col(R_LEN, n)], out[col(R_END, n)] = st[S_TRICK], end
+    out[col(R_CHOICES, n):col(R_CHOICES, n) + 4] = st[O_CHOICES:O_CHOICES + 4]
     drama.settle(st, O_DRAMA, n, st[S_TRICK])
     drama.finish(st, O_DRAMA, n, winner if end == END_ONE else -1, st[S_TRICK], out, col(R_DRAMA, n))
     k = emit(st, S_NE, tr, on, EV_END, end)

@@ -123,6 +123,7 @@ GAME = Game(
                   help="the Crown of Suns (the tie-break card) or the Excuse in one of the seat's tales at any time, "
                        "setup included: given during the game, not only at the start", fixed_by_deal=False),
     ),
+    score=("score_", 1),
     default_policy="greedy",
     docs="docs/bards.md",
     idle=I.idle,

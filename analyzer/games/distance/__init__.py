@@ -187,6 +187,7 @@ GAME = Game(
         CardPower("Wilds in the opening hand", E.POWER,
                   help="? and Chromatic Scale cards among the seat's dealt cards"),
     ),
+    score=("cards_left_", -1),
     default_policy="greedy",
     docs="docs/distance.md",
     idle=I.idle,

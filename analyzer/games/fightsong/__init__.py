@@ -196,6 +196,7 @@ GAME = Game(
         CardPower("Division mix of the opening hand", E.POWER,
                   help="the cards of the seat's most-held division (Band, Cheer or Fans) among its dealt cards"),
     ),
+    score=("score_", 1),
     default_policy="greedy",
     docs="docs/fightsong.md",
     idle=I.idle,

@@ -112,6 +112,7 @@ GAME = Game(
         CardPower("Groupies in the first hand", E.POWER,
                   help="Groupie cards among the seat's cards in round 1 (they count for every instrument)"),
     ),
+    score=("final_hand_", -1),
     default_policy="threshold",
     docs="docs/noize.md",
     idle=I.idle,
