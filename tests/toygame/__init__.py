@@ -39,14 +39,6 @@ def resolve_rules(rules, n_players, source):
     return rules
 
 
-def deck_without(rules, kind, n_players):
-    """The deck without the high cards is the deck of half the size (its low cards), if it deals every hand;
-    the low cards cannot go (the cards are numbered from 1)."""
-    if kind != "high" or rules["deck_size"] // 2 < n_players * rules["hand_size"]:
-        return None
-    return {**rules, "deck_size": rules["deck_size"] // 2}
-
-
 def encode(rules, seats):
     """(config,): the state array's configuration part; every game starts from a copy of it."""
     cfg = np.zeros(R.ST_SIZE, dtype=np.int64)
@@ -76,9 +68,8 @@ GAME = Game(
     batch=KERNELS.batch, play_traced=KERNELS.play_traced, format_event=lambda ev: LINES[ev["type"]].format(**ev),
     length_label="tricks", end_conditions=("one seat has the most tricks", "a tie for the most tricks"),
     metrics=(PerSeat("Tricks won", "tricks_"), *drama_metrics("tricks"),
-             Choices("Plays", "ch_play_", "options: the cards in hand; real: the hand holds a card that takes the "
-                                          "trick so far and one that does not")),
-    score=("tricks_", 1), card_kinds=R.KINDS, deck_without=deck_without,
+             Choices("Plays", "ch_play_", "options: the cards in hand; real: one takes the trick so far, one not")),
+    score=("tricks_", 1), card_kinds=R.KINDS, deck_without=R.deck_without,
     default_policy="greedy", docs=str(Path(__file__).with_name("toy.md")),
     events=EVENTS, events_source="tests/toygame/events.py", trace_context=context,
 )

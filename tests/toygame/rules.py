@@ -76,6 +76,14 @@ def begin(st, rng, out, tr, on):
     emit(st, S_NE, tr, on, EV_TRICK, 1, 0)
 
 
+def deck_without(rules, kind, n_players):
+    """Restricted play's deck without a kind: without the high cards, the deck of half the size (its low cards), if
+    it deals every hand; the low cards cannot go (the cards are numbered from 1)."""
+    if kind != "high" or rules["deck_size"] // 2 < n_players * rules["hand_size"]:
+        return None
+    return {**rules, "deck_size": rules["deck_size"] // 2}
+
+
 @njit(cache=True)
 def kind_of(st, card):
     """A card's kind code (1 + index in KINDS): low up to half the deck, high above."""
