@@ -32,6 +32,19 @@ def sweep(axis, extra=""):
 
 
 CASES = [
+    # analyzer profile: its table, its flags, one configuration
+    (NOIZE + "[profile]\nreplays = 1\n", ["PROFILE"], "profile.replays = 1: must be an integer from 2 to 64"),
+    (NOIZE + "[profile]\ndeals = 5\n", ["PROFILE"], "profile.deals = 5: must be an integer from 10"),
+    (NOIZE + "[profile]\ncolour = 1\n", ["PROFILE"], "profile.colour = 1: unknown key"),
+    (NOIZE + "[profile.thresholds]\nfirst_seat_edge = 200\n", ["PROFILE"],
+     "profile.thresholds.first_seat_edge = 200: must be a number from 0 to 100 (points)"),
+    (NOIZE + "[profile.thresholds]\nbogus = 1\n", ["PROFILE"], "profile.thresholds.bogus = 1: unknown check"),
+    (NOIZE + '[profile]\nlevels = ["nope"]\n', ["PROFILE"], "profile.levels[0].policy = \"nope\""),
+    (NOIZE + '[profile]\nlevels = ["threshold", "threshold"]\n', ["PROFILE"], "the two levels must differ"),
+    (NOIZE, ["PROFILE", "--level", "nope"], "--level = \"nope\""),
+    (NOIZE, ["PROFILE", "--level", "threshold:64"], "has no budget"),
+    (NOIZE, ["PROFILE", "--replays", "1"], "--replays"),
+    (V, ["PROFILE"], "a profile plays one configuration"),
     # the file itself
     (None, ["run", "missing.toml"], "missing.toml: does not exist"),
     ("DIR", [], "is a directory"),
@@ -324,6 +337,8 @@ def _materialise(tmp_path, text, args):
         return ["trace", "noize", "--scenario", str(path)]
     if args and args[0] == "LADDER":
         return ["ladder", "noize", "--scenario", str(path), "-q", "--out", str(tmp_path / "rep"), *args[1:]]
+    if args and args[0] == "PROFILE":
+        return ["profile", str(path), "-q", "--out", str(tmp_path / "rep"), *args[1:]]
     if text is None:
         return args
     return ["run", str(path), "-q", "--out", str(tmp_path / "rep"), *args]

@@ -17,7 +17,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 # one sibling (`:`) may import each other, without cycles.
 LAYERS = (
     "analyzer.__main__ : analyzer.cli : analyzer.bench",  # the ways in
-    "analyzer.tune",  # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts
+    # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
+    # the kernels' rows played directly, its report from the report's parts
+    "analyzer.tune | analyzer.profile",
     # a report reads a RunResult however it was played; nothing that plays writes a report
     "analyzer.report | analyzer.distributed",
     "analyzer.runner",  # the in-process chunk loop (distributed plays the same on Dask)

@@ -99,7 +99,10 @@ def parse(sc, level_args=()):
             raise ScenarioError(source, where, levels, f"1 or {MAX_LEVELS} skill levels, weakest first: a policy name, "
                                                        f"\"name:budget\" or a table of policy parameters")
         for i, level in enumerate(levels):
-            spec.levels.append(parse_level(sc.game, level, source, f"{where}[{i}]" if not level_args else where))
+            try:
+                spec.levels.append(parse_level(sc.game, level, source, where if level_args else f"{where}[{i}]"))
+            except ScenarioError as e:  # (a flag's value is named by the flag, not by the seat key it would set)
+                raise e.renamed(key="--level") if level_args else e from None
         if len(spec.levels) == 2 and spec.levels[0][0] == spec.levels[1][0]:
             raise ScenarioError(source, where, levels, "the two levels must differ")
     given = table.get("thresholds", {})
