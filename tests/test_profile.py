@@ -126,9 +126,11 @@ def test_real_choices_and_the_flags_of_a_game_with_choices():
     assert keys == ["first_seat_edge", "dominant_edge", "runaway_leader", "decided_early", "kingmaker",
                     "real_choices", "unfinished"]
     measured = {c.key: c.flagged is not None for c in res.checks()}
-    # the toy has no standings reader (analyzer/report/trajectory.py): the runaway leader is not measured, and says so
-    assert measured == {k: k != "runaway_leader" for k in keys}
-    assert "no standings reader" in next(c.words for c in res.checks() if c.key == "runaway_leader")
+    # the toy has no standings reader (analyzer/report/trajectory.py) and one heuristic policy (greedy): the runaway
+    # leader and the dominant strategy are not measured, and say why
+    assert measured == {k: k not in ("runaway_leader", "dominant_edge") for k in keys}
+    words = {c.key: c.words for c in res.checks()}
+    assert "no standings reader" in words["runaway_leader"] and "two or more heuristic" in words["dominant_edge"]
     for r in res.cards:
         assert r.impact[1] <= r.impact[0] <= r.impact[2] and 0 <= r.restricted[0] <= 1
 
@@ -153,6 +155,24 @@ def test_a_seat_told_to_avoid_high_cards_plays_one_only_when_it_holds_nothing_el
                 forced += 1
             hand.remove(e["card"])
     assert forced > 0  # (some hands held high cards only: the rule's other half was met)
+
+
+def test_a_policy_that_beats_every_other_is_dominant(monkeypatch):
+    import analyzer.profile as PR
+
+    edges = {"a": {"b": (30.0, 25.0, 35.0), "c": (40.0, 35.0, 45.0)},
+             "b": {"a": (-30.0, -35.0, -25.0), "c": (5.0, 0.0, 10.0)},
+             "c": {"a": (-40.0, -45.0, -35.0), "b": (-5.0, -10.0, 0.0)}}
+    check = checks.dominant(edges, ["a", "b", "c"], 25.0)
+    assert check.flagged and check.figure == (30.0, 25.0, 35.0) and "a wins at least +30.0" in check.words
+    assert not checks.dominant(edges, ["a", "b", "c"], 35.0).flagged
+    # played: the toy's greedy against its lookahead (searching policies are left out unless told otherwise)
+    monkeypatch.setattr(PR, "SKIPPED_RUNGS", ("random",))
+    _, _, res = toy_profile(policy="greedy")
+    assert set(res.dominance_edges) == {"greedy", "lookahead"}
+    g = res.dominance_edges["greedy"]["lookahead"]
+    assert g[1] <= g[0] <= g[2] and res.dominance.flagged is not None
+    assert res.games["dominant strategy"] == 2 * 3 * 50
 
 
 def test_a_threshold_moves_the_flag():
@@ -229,3 +249,27 @@ def test_the_command_refuses_a_bad_level_in_one_line(tmp_path):
     r = CliRunner().invoke(main, ["profile", str(path), "--level", "nope"])
     assert r.exit_code == 2
     assert "--level" in r.output and "nope" in r.output and "Traceback" not in r.output
+
+
+def test_ctrl_c_keeps_the_parts_finished_and_writes_their_report(tmp_path):
+    """SIGINT as the runaway-leader part begins: the luck split is kept and reported, marked partial (exit 3)."""
+    import signal
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    path = tmp_path / "p.toml"
+    path.write_text('name = "noize profile"\ngame = "noize"\ngames = 100\nseed = 11\nplayers = 3\n'
+                    '[all_seats]\npolicy = "threshold"\n[profile]\ndeals = 600\nreplays = 2\n')
+    out = tmp_path / "out"
+    here = Path(__file__).parent
+    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.profile:_runaway:1", "--",
+                        "profile", str(path), "-q", "--out", str(out), "--threads", "1"],
+                       capture_output=True, text=True, timeout=600, start_new_session=True,
+                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    assert p.returncode == 3, p.stderr
+    assert "Traceback" not in p.stderr and "partial profile" in p.stderr
+    man = json.loads((out / "manifest.json").read_text())
+    assert man["partial"] and man["stopped_by"] == "SIGINT" and man["games"] == {"luck split": 1200}
+    html = (out / "index.html").read_text()
+    assert "Stopped by SIGINT" in html and "the deal explains" in html

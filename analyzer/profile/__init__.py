@@ -10,7 +10,7 @@ A profile plays one configuration (the scenario's rules and players) at one or t
 - kingmaking (3+ sides): each seat in turn plays at random, the others as before, on the same deals;
 - restricted play (cards.py): each seat in turn told not to play one kind of card, on the same deals, and the
   game with a deck without it;
-- the dominant-strategy check: the game's skill-ladder policies between random and search, each against each.
+- the dominant-strategy check: the game's heuristic policies (not random, lookahead or search), each against each.
 The report (report.py) answers first; profile.csv holds every figure. A signal stops the profile after the block
 in play: every stage finished (and the luck split's finished deals) is reported, marked partial.
 """
@@ -33,7 +33,9 @@ from analyzer.stats import mean_ci
 
 # a profile plays one configuration: what would make the scenario several is refused
 NOT_WITH_PROFILE = ("variants", "sweep", "policies", "ladder", "strength", "skill", "stop")
-SKIPPED_RUNGS = ("random", "search")  # the dominant-strategy check leaves these out: weakest and strongest by design
+# the dominant-strategy check compares the game's rules of thumb (its heuristic policies): random is the weakest by
+# design, and the searching policies (lookahead, search) are meant to beat every heuristic
+SKIPPED_RUNGS = ("random", "lookahead", "search")
 
 
 @dataclass

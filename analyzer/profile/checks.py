@@ -112,7 +112,7 @@ def dominant(edges, labels, threshold):
     """edges[a][b]: (points above its fair share, low, high) of policy a against policy b; None: not measured."""
     if edges is None:
         return Check("dominant_edge", "Dominant strategy", None, threshold, None,
-                     "needs two or more policies between random and search on the game's skill ladder")
+                     "needs two or more heuristic policies (not random, lookahead or search)")
     best = None
     for a, row in edges.items():
         worst = min(row.values(), key=lambda e: e[0])

@@ -41,8 +41,8 @@ FLAGS = (
          "the first seat's (team's) win share differs from an even share by more than this, its 95% interval "
          "excluding an even share"),
     Flag("dominant_edge", 25.0, "points", 0.0, 100.0,
-         "a policy of the game's skill ladder (random and search left out) wins more than this above its fair share "
-         "against every other such policy (one seat against the rest, seats rotated)"),
+         "one of the game's rules of thumb (its heuristic policies: not random, lookahead or search) wins more than this "
+         "above its fair share against every other (one side against the rest, each side in turn)"),
     Flag("runaway_leader", 90.0, "%", 0.0, 100.0,
          "the sole leader at half-time (the middle of each game's length) wins more than this share of games"),
     Flag("decided_early", 50.0, "%", 0.0, 100.0,
