@@ -60,7 +60,7 @@ def unfinished(rows, players, threshold):
     none = (rows[..., players] == 0).astype(float)
     share = tuple(100 * v for v in _deal_mean(none))
     return Check("unfinished", "Games without a winner", share, threshold, share[0] > threshold,
-                 f"{share[0]:.2f}% of games end without a winner (95% CI {share[1]:.2f}-{share[2]:.2f}%)")
+                 f"no winner in {share[0]:.2f}% of games (95% CI {share[1]:.2f}-{share[2]:.2f}%)")
 
 
 def runaway_leader(leads, threshold):

@@ -26,11 +26,20 @@ def _ci(t, fmt="{:.0f}%", k=100):
     return f"{fmt.format(k * t[0])} (95% CI {fmt.format(k * t[1])}-{fmt.format(k * t[2])})"
 
 
-def luck_sentence(level, split):
-    s = split.shares
-    deal, seat, dec = s["deal"], s["seat"], s["decisions"]
-    return (f"the deal explains {_ci(deal)} of {OUTCOMES[split.outcome]}, the seat {_ci(seat)}, the bots' "
-            f"decisions {_ci(dec)}")
+def _short(t):
+    return f"{100 * t[0]:.0f}% ({100 * t[1]:.0f}-{100 * t[2]:.0f}%)"
+
+
+def luck_sentence(lv):
+    """One level's answer: who wins split three ways with intervals, then the score margin's split."""
+    win = lv.splits["win"].shares
+    text = (f"**At {lit(lv.label)} play**, the deal explains {_ci(win['deal'])} of who wins, the seat "
+            f"{_short(win['seat'])}, the bots' decisions {_short(win['decisions'])}")
+    if "margin" in lv.splits:
+        m = lv.splits["margin"].shares
+        text += (f"; of the score margin, the deal {_short(m['deal'])}, the seat {_short(m['seat'])}, the decisions "
+                 f"{_short(m['decisions'])}")
+    return text + f" ({lv.deals:,} deals x {lv.splits['win'].replays} replays)."
 
 
 def _status(check):
@@ -65,9 +74,7 @@ def answer(res, out):
         blocks.append(Text(f"Stopped by {signal_name(res.stopped_by)}: this profile holds only the parts finished "
                            f"(each says how many games it rests on).", "warning"))
     for lv in res.levels:
-        for split in lv.splits.values():
-            blocks.append(Text(f"**At {lit(lv.label)} play**, {luck_sentence(lv, split)} ({lv.deals:,} deals x "
-                               f"{split.replays} replays).", "verdict"))
+        blocks.append(Text(luck_sentence(lv), "verdict"))
     checks = res.checks()
     flagged = [c for c in checks if c.flagged]
     blocks.append(Text(f"**Warning flags**: {len(flagged)} of {len(checks)} checks flagged"
@@ -98,7 +105,8 @@ def answer(res, out):
 def _threshold_words(c):
     flag = FLAG_KEYS[c.key]
     sense = "below" if c.key == "real_choices" else "above"
-    return f"{sense} {c.threshold:g} {flag.unit}" + (" (95% CI excluding even)" if c.key == "first_seat_edge" else "")
+    unit = "%" if flag.unit == "%" else f" {flag.unit}"
+    return f"{sense} {c.threshold:g}{unit}" + (" (95% CI excluding even)" if c.key == "first_seat_edge" else "")
 
 
 def body(res, out):
@@ -222,7 +230,7 @@ def manifest(res, command=None):
 def write(res, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    title = f"{res.scenario.name}: where outcomes come from"
+    title = f"{res.scenario.name}: profile"
     blocks = [Heading(title, 1)] + answer(res, out) + body(res, out)
     blocks.append(Details("Reproduce this report: the command, seed and version",
                           [Text(command or f"analyzer profile {res.scenario.source}", "code"),

@@ -48,7 +48,7 @@ FLAGS = (
     Flag("decided_early", 50.0, "%", 0.0, 100.0,
          "in more than this share of games the winner never trails again after the first fifth of the game"),
     Flag("kingmaker", 10.0, "%", 0.0, 100.0,
-         "3 or more players: a seat that loses either way, playing at random instead of at the level, changes "
+         "with 3 or more sides: a seat that loses either way, playing at random instead of at the level, changes "
          "who wins in more than this share of games (the largest over the seats)"),
     Flag("real_choices", 50.0, "%", 0.0, 100.0,
          "fewer than this share of all decisions are real choices (more than one option, and the best and second "
