@@ -695,7 +695,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
 @click.option("--level", "levels", multiple=True, metavar="LEVEL",
               help="Skill level every seat plays (as in [skill] levels: greedy, search:64); twice for two levels side "
                    "by side [default: [profile] levels, else the scenario's seats].")
-@click.option("--deals", type=Count(10, 10**7), help="Deals of the luck split (overrides profile.deals).")
+@click.option("--deals", type=Count(10, 200_000), help="Deals of the luck split (overrides profile.deals).")
 @click.option("--replays", type=Count(2, 64), help="Replays of every deal with the decisions re-seeded (overrides "
                                                    "profile.replays).")
 @click.option("--seed", "-s", type=Count(0, 2**63 - 1), help="Master seed (overrides the scenario's seed).")

@@ -44,6 +44,7 @@ CASES = [
     (NOIZE, ["PROFILE", "--level", "nope"], "--level = \"nope\""),
     (NOIZE, ["PROFILE", "--level", "threshold:64"], "has no budget"),
     (NOIZE, ["PROFILE", "--replays", "1"], "--replays"),
+    (NOIZE + "[profile]\ndeals = 200000\nreplays = 64\n", ["PROFILE"], "must be at most 2,000,000"),
     (V, ["PROFILE"], "a profile plays one configuration"),
     # the file itself
     (None, ["run", "missing.toml"], "missing.toml: does not exist"),

@@ -22,6 +22,11 @@ from analyzer.errors import MISSING, ScenarioError
 
 KEYS = ("levels", "deals", "replays", "card_deals", "kingmaker_deals", "policy_deals", "traced_games", "thresholds")
 MAX_LEVELS = 2
+# the luck split keeps every game's row (deals x replays x columns int64: 2,000,000 games of 60 columns are 1 GB)
+MAX_GAMES_KEPT = 2_000_000
+MAX_DEALS = 200_000
+MAX_OTHER_DEALS = 1_000_000  # restricted play, kingmaking, the dominant strategy: one configuration's rows at a time
+MAX_TRACED = 10_000  # traced games are decoded in Python (tens of games a second)
 
 
 @dataclass(frozen=True)
@@ -83,13 +88,17 @@ def parse(sc, level_args=()):
         if k not in KEYS:
             raise ScenarioError(source, f"profile.{k}", table[k], "unknown key; allowed: " + ", ".join(KEYS))
     spec = ProfileSpec(levels=[])
-    for key, low, high in (("deals", 10, 10**7), ("replays", 2, 64), ("card_deals", 10, 10**7),
-                           ("kingmaker_deals", 10, 10**7), ("policy_deals", 10, 10**7), ("traced_games", 10, 100_000)):
+    for key, low, high in (("deals", 10, MAX_DEALS), ("replays", 2, 64), ("card_deals", 10, MAX_OTHER_DEALS),
+                           ("kingmaker_deals", 10, MAX_OTHER_DEALS), ("policy_deals", 10, MAX_OTHER_DEALS),
+                           ("traced_games", 10, MAX_TRACED)):
         if key in table:
             value = table[key]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ScenarioError(source, f"profile.{key}", value, f"must be an integer from {low:,} to {high:,}")
             setattr(spec, key, value)
+    if spec.deals * spec.replays > MAX_GAMES_KEPT:
+        raise ScenarioError(source, "profile.deals", spec.deals, f"x replays ({spec.replays}) must be at most "
+                                                                 f"{MAX_GAMES_KEPT:,} (the luck split keeps every game)")
     levels = list(level_args) if level_args else table.get("levels", MISSING)
     where = "--level" if level_args else "profile.levels"
     if levels is MISSING:
