@@ -117,3 +117,63 @@ def test_compile_options_values_are_what_their_properties_say():
     other = flags.copy()
     other.nrt = False
     assert other != flags
+
+
+KERNEL = """
+from analyzer import jit_setup  # noqa: F401
+from numba import njit
+
+
+@njit(cache=True)
+def plus_one(x):
+    return x + 1
+"""
+HOLDER = """
+import fcntl, sys
+from pathlib import Path
+import kern
+lock = open(Path(kern.plus_one._cache._cache_path) / "kern.plus_one.lock", "a")
+fcntl.flock(lock, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.readline()
+"""
+USER = """
+import time
+from numba.core import event
+import kern
+compiles = []
+event.register("numba:compile", event.Listener.__new__(type("L", (event.Listener,), {
+    "on_start": lambda self, ev: None, "on_end": lambda self, ev: compiles.append(1)})))
+print("calling", flush=True)
+t = time.perf_counter()
+assert kern.plus_one(1) == 2
+print(f"{len(compiles)} {time.perf_counter() - t:.2f}", flush=True)
+"""
+
+
+def test_a_compile_waits_for_the_process_compiling_the_same_kernel(tmp_path):
+    """A second process waits while another holds the kernel's compile lock, then compiles (or, had the first
+    compiled it, loads it from the cache)."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    (tmp_path / "kern.py").write_text(KERNEL)
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"),
+           "PYTHONPATH": os.pathsep.join([str(tmp_path), str(jit_setup._PACKAGE_PARENT)])}
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True)
+    try:
+        assert holder.stdout.readline().strip() == "locked"
+        user = subprocess.Popen([sys.executable, "-c", USER], env=env, stdout=subprocess.PIPE, text=True)
+        assert user.stdout.readline().strip() == "calling"
+        time.sleep(2)
+        assert user.poll() is None, "the compile did not wait for the lock"
+        holder.stdin.write("\n")
+        holder.stdin.flush()
+        out, _ = user.communicate(timeout=120)
+        compiles, seconds = out.split()
+        assert compiles == "1" and float(seconds) >= 1.9
+    finally:
+        holder.kill()
