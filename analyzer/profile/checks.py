@@ -120,9 +120,12 @@ def dominant(edges, labels, threshold):
             best = (a, worst)
     a, worst = best
     flagged = worst[0] > threshold
-    return Check("dominant_edge", "Dominant strategy", worst, threshold, flagged,
-                 f"{a} wins at least {worst[0]:+.1f} points above its fair share against every other policy "
-                 f"(its weakest pairing; 95% CI {worst[1]:+.1f} to {worst[2]:+.1f})")
+    ci = f"95% CI {worst[1]:+.1f} to {worst[2]:+.1f}"
+    words = (f"{a} wins at least {worst[0]:+.1f} points above its fair share against every other rule of thumb "
+             f"(its weakest pairing; {ci})" if flagged else
+             f"no rule of thumb dominates: the best, {a}, wins {worst[0]:+.1f} points above its fair share against "
+             f"its strongest opponent ({ci})")
+    return Check("dominant_edge", "Dominant strategy", worst, threshold, flagged, words)
 
 
 def few_choices(total_row, threshold):
