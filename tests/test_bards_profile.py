@@ -315,6 +315,21 @@ def test_setup_keeps_a_pair_without_the_avoided_kind_if_there_is_one(four, keeps
         assert sum(c in ("Bard", "Sea", "End") for c in setup["own"]) == 2
 
 
+def test_avoiding_a_kind_the_deck_lacks_is_idle_and_changes_no_game():
+    rules = GAME.validate_rules({}, 2, "test")
+    seats = [GAME.validate_seat({"policy": "greedy", "avoid": kind}, "test", "s") for kind in ("pawns", "crowns")]
+    idle = dict(GAME.idle(rules, seats, 2))
+    assert idle["seats.0.avoid"] == "the basic deck has no pawns: there is nothing to avoid"
+    assert "seats.1.avoid" not in idle  # the basic deck has Crowns
+    rows = []
+    for avoid in ("none", "pawns", "courts", "excuse"):
+        out = np.zeros((100, len(GAME.columns(2))), dtype=np.int64)
+        GAME.run_batch(encoded([{"policy": "greedy", "avoid": avoid}, {"policy": "random", "avoid": avoid}]), 4, 0,
+                       out)
+        rows.append(out)
+    assert all((r == rows[0]).all() for r in rows[1:])
+
+
 def test_deck_without():
     basic = GAME.validate_rules({}, 2, "test")
     extended = GAME.validate_rules({"deck": "extended", "copies": "double"}, 2, "test")

@@ -818,10 +818,11 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
     cat = pr[P_CONCLUDE_AT]
     avail = (1 << k) - 1
     avoided = kind_mask(tbl, cards, k, pint[seat, I_AVOID]) if pint[seat, I_AVOID] != NO_AVOID else 0
+    counting = pint[seat, I_COUNT] != 0  # (read once: the loop writes st, which LLVM cannot tell from pint)
     voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
     used = 0
     while used != avail:
-        if pint[seat, I_COUNT] != 0:
+        if counting:
             count_play(st, tbl, seat, cards, avail & ~used, pr)
         skip = used  # (pick's `used`: the cards it does not consider)
         if avoided != 0 and (avail & ~used & ~avoided) != 0:
@@ -855,8 +856,9 @@ def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on):
         scr[j] = cards[j]
     nrem = k
     avoid = pint[seat, I_AVOID]
+    counting = pint[seat, I_COUNT] != 0
     while nrem > 0:
-        if pint[seat, I_COUNT] != 0:
+        if counting:
             count_play(st, tbl, seat, scr, (1 << nrem) - 1, pr)
         others = nrem  # the cards left that it may play
         if avoid != NO_AVOID:
