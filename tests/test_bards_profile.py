@@ -303,8 +303,10 @@ def test_the_only_cards_left_of_the_avoided_kind_are_played():
     assert p.play(0, "Ace of Knots", "Sea") == ["Ace of Knots", "Sea"]  # the Crown once it is the only card left
 
 
-@pytest.mark.parametrize("four, keeps", [(["Bard", "Sea", "Ace of Leaves", "Ace of Wyrms"], {"Ace of Leaves", "Ace of Wyrms"}),
-                                         (["Bard", "Sea", "End", "Ace of Wyrms"], None)])
+@pytest.mark.parametrize("four, keeps", [
+    (["Bard", "Sea", "Ace of Leaves", "Ace of Wyrms"], {"Ace of Leaves", "Ace of Wyrms"}),
+    (["Bard", "Sea", "End", "Ace of Wyrms"], None),
+])
 def test_setup_keeps_a_pair_without_the_avoided_kind_if_there_is_one(four, keeps):
     greedy = {"policy": "greedy"}
     events, _ = stacked(["Ace of Moons"] + four, seats=(greedy, {"policy": "greedy", "avoid": "crowns"}))

@@ -22,8 +22,9 @@ from analyzer.games.bards.events import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN, MR_SETUP,
     TRACE_FIXED)
 from analyzer.games.bards.state import (
-    I_AVOID, I_COUNT, N_COLS, NO_AVOID, O_DRAMA, O_HAND, O_PILE, O_STAT, R_CHOSEUP, R_DRAMA, R_NWIN, R_POWER_SETUP, R_POWER_TALES, R_S14D,
-    R_S14U, R_S23D, R_S23U, R_TIEBARD, R_WIN, S_BARD, S_EXCT, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_WIDTH,
+    I_AVOID, I_COUNT, N_COLS, NO_AVOID, O_DRAMA, O_HAND, O_PILE, O_STAT, R_CHOSEUP, R_DRAMA, R_NWIN, R_POWER_SETUP,
+    R_POWER_TALES, R_S14D, R_S14U, R_S23D, R_S23U, R_TIEBARD, R_WIN, S_BARD, S_EXCT, S_NE, S_OVF, S_SCORE, S_TURN,
+    ST_SIZE, TRACE_WIDTH,
     draw, emit, finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE

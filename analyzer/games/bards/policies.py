@@ -1047,8 +1047,8 @@ def count_split(st, tbl, s, pint, pflt, vs, vc, cache, ni, nf):
                     break
         if not seen:
             options += 1
-            best, second = top_two(best, second,
-                                   split_payoff(m, vs, vc, ch, spite, pr[P_THRESHOLD], sum_c, sum_s, st[S_N] - st[S_POS]))
+            value = split_payoff(m, vs, vc, ch, spite, pr[P_THRESHOLD], sum_c, sum_s, st[S_N] - st[S_POS])
+            best, second = top_two(best, second, value)
     count_decision(st, DK_SPLIT, options, best, second)
 
 
