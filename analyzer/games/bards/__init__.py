@@ -9,7 +9,7 @@ from analyzer.games.bards import trace as T
 from analyzer.games.bards.events import EVENTS
 from analyzer.games.bards.seats import GREEDY_DEFAULTS, encode_seat, params
 from analyzer.games.search.tree import ROLLOUTS
-from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
+from analyzer.games.base import CardPower, Choices, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
 
 
 POLICIES = (
@@ -64,6 +64,9 @@ def encode(rules, seats):
     pflt = np.zeros((2, S.N_FLT), dtype=np.float64)
     for i, s in enumerate(seats):
         encode_seat(GAME.policy(s.policy).code, s.params, pint[i], pflt[i])
+    # decisions counted (`analyzer profile` sets the key after validation; no scenario can): a rule, kept in
+    # both seats' rows of pint, where the kernels read it (Bards encodes no other rules array than the deck)
+    pint[:, S.I_COUNT] = 1 if rules.get("count_choices", False) else 0
     return tbl, pint, pflt
 
 
@@ -122,9 +125,36 @@ GAME = Game(
         CardPower("The Bard or the Excuse in its tales", S.POWER_TALES,
                   help="the Crown of Suns (the tie-break card) or the Excuse in one of the seat's tales at any time, "
                        "setup included: given during the game, not only at the start", fixed_by_deal=False),
+        # `analyzer profile`: how real each kind of decision is (docs/bards.md, "Profile"); every seat's decisions,
+        # whatever its policy, valued by the seat's own parameters; real: the two best options more than
+        # policies.MARGIN (1 point) apart
+        Choices("Splits", "ch_split_",
+                help="the active player's split of the five cards she drew: an option is a face-up group (the rest "
+                     "goes face down), 30 of them (15 partitions x which group is up), fewer with a double deck when "
+                     "two cards are copies (groups of the same card types are one option); valued by greedy's "
+                     "payoff of the split (what it expects to keep minus spite x what the chooser gets, the chooser "
+                     "predicted by the seat's own choose rule); real: the best two more than 1 point apart"),
+        Choices("Choices", "ch_choice_",
+                help="the opponent's choice of the face-up or the face-down group: always 2 options (the groups "
+                     "differ in size); valued by the 'expected' rule's two sides (the face-up group's value against "
+                     "the expected value of as many unseen cards, each side minus spite x the other player's "
+                     "share); real: more than 1 point apart"),
+        Choices("Plays", "ch_play_",
+                help="each card a player places from a group she got: an option is a card not yet played with its "
+                     "move (conclude nothing, tale 0 or tale 1 first, then the tale it goes on), counted once per "
+                     "outcome (the same card type, tale concluded and pair of tales); valued by greedy's move values "
+                     "(the conclusion's gain plus the change in the tale's keep value); real: more than 1 point "
+                     "apart. Not counted: conclusions made alone (before a card, after the last, after the Excuse) "
+                     "and the final order"),
+        Choices("Setup", "ch_setup_",
+                help="seat 1's setup: which two of the four cards she keeps to start her tales (the other two start "
+                     "seat 0's), 6 options, fewer with two copies of a card; valued by greedy's setup (the keep "
+                     "value of her two one-card tales minus spite x seat 0's); real: more than 1 point apart"),
     ),
     score=("score_", 1),
     default_policy="greedy",
+    card_kinds=R.CARD_KINDS,
+    deck_without=R.deck_without,
     docs="docs/bards.md",
     idle=I.idle,
     search_block=K.lookahead.play_block_look,

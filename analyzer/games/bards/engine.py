@@ -16,14 +16,15 @@ from numba import njit
 
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.policies import (
-    N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, choose_decide, conclude_all, play_group, setup_decide,
-    split_decide)
+    N_CACHE, N_CACHE_TURN, N_NF, N_NI, NODES, PAIRS, avoided_group, choose_decide, conclude_all, count_choice,
+    count_setup, count_split, play_group, setup_decide, split_decide)
 from analyzer.games.bards.events import (
     EV_CHOICE, EV_DECK, EV_DRAW, EV_END, EV_GROUP, EV_MEME, EV_RESULT, EV_SETUP, EV_SPLIT, EV_TURN, MR_SETUP,
     TRACE_FIXED)
 from analyzer.games.bards.state import (
-    N_COLS, O_DRAMA, O_HAND, O_PILE, O_STAT, R_CHOSEUP, R_DRAMA, R_NWIN, R_POWER_SETUP, R_POWER_TALES, R_S14D,
-    R_S14U, R_S23D, R_S23U, R_TIEBARD, R_WIN, S_BARD, S_EXCT, S_NE, S_OVF, S_SCORE, S_TURN, ST_SIZE, TRACE_WIDTH,
+    I_AVOID, I_COUNT, N_COLS, NO_AVOID, O_DRAMA, O_HAND, O_PILE, O_STAT, R_CHOSEUP, R_DRAMA, R_NWIN, R_POWER_SETUP,
+    R_POWER_TALES, R_S14D, R_S14U, R_S23D, R_S23U, R_TIEBARD, R_WIN, S_BARD, S_EXCT, S_NE, S_OVF, S_SCORE, S_TURN,
+    ST_SIZE, TRACE_WIDTH,
     draw, emit, finish, init_state, pile_left, place, set_meme)
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
@@ -69,6 +70,10 @@ FB = Layout("Battle of the Bards' float64 scratch (fb)", [
     ("FB_VS", 32, "the splitter's group values"),
     ("FB_VC", 32, "the chooser's group values"),
     ("FB_CACHE", N_CACHE, "the per-turn cache"),
+    # the decision counts' own (`count_choices`): the real decisions' values and cache above are left alone
+    ("FB_COUNT_VS", 32, "the decision counts: the splitter's group values"),
+    ("FB_COUNT_VC", 32, "the decision counts: the chooser's group values"),
+    ("FB_COUNT_CACHE", N_CACHE, "the decision counts: their pile values' cache"),
 ], size_name="FB_SIZE")
 FB.define(globals())
 NO_ORDER = np.zeros(0, dtype=np.int64)  # run: deal by the seeded shuffle
@@ -117,6 +122,8 @@ def deal(seed, game, tbl, pint, pflt, order, st, rng, ib, tr, on):
     emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st))
     for i in range(4):
         d[i] = draw(st)
+    if pint[1, I_COUNT] != 0:
+        count_setup(st, tbl, d, pflt[1])
     j = setup_decide(st, tbl, d, pint, pflt, rng)
     k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1])
     if k >= 0:
@@ -174,12 +181,20 @@ def begin_turn(st, active, fb, tr, on):
             tr[k, TRACE_FIXED + i] = st[O_HAND + i]
 
 
+@helper()
+def count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf):
+    """The decision counts (`count_choices`): `active`'s split, at its decision point (engine.run and
+    lookahead.run_look call it for every seat, whatever decides its split)."""
+    count_split(st, tbl, active, pint, pflt, fb[FB_COUNT_VS:FB_COUNT_VC], fb[FB_COUNT_VC:FB_COUNT_CACHE],
+                fb[FB_COUNT_CACHE:FB_SIZE], ni, nf)
+
+
 @helper(inline="always")
 def split(st, tbl, active, pint, pflt, rng, fb, ni, nf):
     """`active`'s face-up group (a bitmask over its hand) by its split policy: the other seat's group values,
     computed on the way, stay in fb for its choice (policies.split_decide)."""
     return split_decide(st, tbl, active, st[O_HAND:O_HAND + 5], pint, pflt, rng, fb[FB_VS:FB_VC], fb[FB_VC:FB_CACHE],
-                        fb[FB_CACHE:FB_SIZE], ni, nf)
+                        fb[FB_CACHE:FB_COUNT_VS], ni, nf)
 
 
 @helper(inline="always")
@@ -214,8 +229,13 @@ def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
         for i in range(nd):
             tr[k, TRACE_FIXED + nu + i] = dnc[i]
     chooser = 1 - active
-    take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, fb[FB_CACHE:FB_SIZE], fb[FB_VS:FB_VC],
+    if pint[chooser, I_COUNT] != 0:
+        count_choice(st, tbl, chooser, up, pflt, fb[FB_COUNT_VS:FB_COUNT_VC], fb[FB_COUNT_VC:FB_COUNT_CACHE],
+                     fb[FB_COUNT_CACHE:FB_SIZE], ni, nf)
+    take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, fb[FB_CACHE:FB_COUNT_VS], fb[FB_VS:FB_VC],
                          fb[FB_VC:FB_CACHE], ni, nf)
+    if pint[chooser, I_AVOID] != NO_AVOID:
+        take = avoided_group(tbl, hand, up, pint[chooser, I_AVOID], take)
     emit(st, tr, on, EV_CHOICE, chooser, take, nu)
     if take != 0:
         st[O_STAT + R_CHOSEUP] += 1
@@ -269,6 +289,8 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
         active = 0  # seat 0 plays first
         while game_goes_on(st):  # a turn: the seat draws, splits, the other chooses, both play
             begin_turn(st, active, fb, tr, on)
+            if pint[active, I_COUNT] != 0:
+                count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf)
             up = split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
             active = end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
         finish_game(st, tbl, active, pint, rng, out[gi], tr, on)

@@ -3,6 +3,7 @@ kernel (policies.py: split_decide, choose_decide, setup_decide, play_group). A s
 its own decisions."""
 
 VALUES = ("conclude_at", "hope", "meme_keep")  # the keep value `kv` of its tales
+BASIC_LACKS = ("pawns", "courts", "excuse")  # card kinds (rules.CARD_KINDS) of the extended deck only
 
 
 def idle(rules, seats, n_players):
@@ -21,6 +22,8 @@ def idle(rules, seats, n_players):
             out.append((f"seats.{s}.spite", f"it splits at random and chooses by \"{p['choose']}\", and "
                                             f"{'seat 0 never sets up' if s == 0 else 'its setup is random'}: "
                                             f"no decision of it weighs the opponent's gain"))
+        if p.get("avoid", "none") in BASIC_LACKS and rules["deck"] == "basic":
+            out.append((f"seats.{s}.avoid", f"the basic deck has no {p['avoid']}: there is nothing to avoid"))
         if random_split and p["play"] == "random" and p["choose"] == "random" and not sets_up:
             for name in VALUES:
                 out.append((f"seats.{s}.{name}", "it splits, chooses, plays and sets up at random: it never values "

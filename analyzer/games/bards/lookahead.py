@@ -30,13 +30,13 @@ from numba import njit
 
 from analyzer.games.bards import engine as E
 from analyzer.games.bards import search_ops
-from analyzer.games.bards.engine import begin_turn, deal, events_written, game_goes_on
+from analyzer.games.bards.engine import begin_turn, count_turn_split, deal, events_written, game_goes_on
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.search_ops import (
     DECISION_WIDTH, N_SPLITS, Position, end_turn_once, finish_game_once, new_look, split_once)
 from analyzer.games.bards.seats import greedy_at_defaults
 from analyzer.games.bards.state import (
-    I_BUDGET, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, SP_LOOKAHEAD, SP_SEARCH, pile_left)
+    I_BUDGET, I_COUNT, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, SP_LOOKAHEAD, SP_SEARCH, pile_left)
 from analyzer.games.search import specialise
 from analyzer.games.search.tree import new_tree
 from analyzer.threads import run_in_blocks
@@ -82,6 +82,8 @@ def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng,
         active = np.int64(0)
         while game_goes_on(st):
             begin_turn(st, active, fb, tr, on)
+            if pint[active, I_COUNT] != 0:
+                count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf)
             if pint[active, I_SPLIT] == SP_LOOKAHEAD or pint[active, I_SPLIT] == SP_SEARCH:
                 up = _searched_split(pint, pflt, rng, active, root, sample, work, cand, sums, look, tree)
             else:

@@ -28,10 +28,11 @@ from numba import njit
 from numba.cpython.unsafe.numbers import trailing_zeros
 
 from analyzer.games.bards.jitted import helper
-from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
+from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_KIND, C_PACK, C_RANK, C_SUITS, C_TYPE, C_VALUE
 from analyzer.games.bards.events import RS_CHOSEN, RS_END, RS_EXCUSE, RS_FORCED
 from analyzer.games.bards.state import (
-    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, O_PILE,
+    CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, DC_FORCED, DC_N, DC_OPTIONS, DC_REAL, DK_CHOICE, DK_PLAY, DK_SETUP, DK_SPLIT,
+    I_AVOID, I_CHOOSE, I_COUNT, I_PLAY, I_SETUP, I_SPLIT, MAXC, NO_AVOID, O_HAND, O_PILE, O_STAT, R_CHOICES,
     P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM, SP_SEARCH,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
@@ -810,17 +811,25 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
 
 @helper(inline="always")  # one caller
 def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
-    """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does)."""
+    """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does); a seat that avoids a
+    kind of card picks among its other cards while it has any."""
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
     avail = (1 << k) - 1
+    avoided = kind_mask(tbl, cards, k, pint[seat, I_AVOID]) if pint[seat, I_AVOID] != NO_AVOID else 0
+    counting = pint[seat, I_COUNT] != 0  # (read once: the loop writes st, which LLVM cannot tell from pint)
     voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
     used = 0
     while used != avail:
+        if counting:
+            count_play(st, tbl, seat, cards, avail & ~used, pr)
+        skip = used  # (pick's `used`: the cards it does not consider)
+        if avoided != 0 and (avail & ~used & ~avoided) != 0:
+            skip = used | avoided
         t0 = tale_of(st, tbl, seat, 0)
         t1 = tale_of(st, tbl, seat, 1)
-        i, pre, slot = pick(t0, t1, avail, used, False, tbl, cards, st[S_MASK], st[S_MEXC],
+        i, pre, slot = pick(t0, t1, avail, skip, False, tbl, cards, st[S_MASK], st[S_MEXC],
                             hope, mk, cat)
         used |= 1 << i
         c = cards[i]
@@ -837,17 +846,27 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
 
 
 @helper(inline="always")  # one caller
-def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
-    """Play cards[:k] for seat uniformly at random: a random card next, then a uniform choice among
-    the legal (conclude nothing / tale 0 / tale 1 first) x (play on tale 0 / 1) moves; after the
-    Excuse a uniform open tale is concluded; after the last card a uniform choice of concluding
-    nothing, either tale or both."""
+def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on):
+    """Play cards[:k] for seat uniformly at random: a random card next (a seat that avoids a kind of card: among
+    its other cards while it has any), then a uniform choice among the legal (conclude nothing / tale 0 / tale 1
+    first) x (play on tale 0 / 1) moves; after the Excuse a uniform open tale is concluded; after the last card a
+    uniform choice of concluding nothing, either tale or both."""
     stream = 1 + seat
     for j in range(k):
         scr[j] = cards[j]
     nrem = k
+    avoid = pint[seat, I_AVOID]
+    counting = pint[seat, I_COUNT] != 0
     while nrem > 0:
-        j = below(rng, stream, nrem)
+        if counting:
+            count_play(st, tbl, seat, scr, (1 << nrem) - 1, pr)
+        others = nrem  # the cards left that it may play
+        if avoid != NO_AVOID:
+            others = nrem - pop6(kind_mask(tbl, scr, nrem, avoid))
+        if others == 0 or others == nrem:
+            j = below(rng, stream, nrem)
+        else:  # the j-th card left not of the avoided kind
+            j = nth_bit(((1 << nrem) - 1) & ~kind_mask(tbl, scr, nrem, avoid), below(rng, stream, others))
         c = scr[j]
         scr[j] = scr[nrem - 1]
         nrem -= 1
@@ -893,9 +912,268 @@ def play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on):
 @njit(cache=True)
 def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on):
     if pint[seat, I_PLAY] == PL_RANDOM:
-        play_random(st, tbl, seat, cards, k, pint, rng, scr, tr, on)
+        play_random(st, tbl, seat, cards, k, pint, pflt[seat], rng, scr, tr, on)
     else:
         play_greedy(st, tbl, seat, cards, k, pint, pflt[seat], rng, tr, on)
+
+
+# =================================================================================================
+# restricted play (`avoid`) and the decision counts (`analyzer profile`, issue 32; docs/bards.md, "Profile")
+# =================================================================================================
+ALL_PAIRS = (1 << 6) - 1  # every pair of PAIRS (a bit per pair)
+MARGIN = 1.0  # a decision is real when its best option beats the second best by more than this (points)
+
+
+@helper(forceinline=True)
+def kind_mask(tbl, cards, k, kind):
+    """The cards of cards[:k] (at most 5) of kind `kind` (rules.CARD_KINDS), a bit each."""
+    m = 0
+    for i in range(k):
+        if tbl[cards[i], C_KIND] == kind:
+            m |= 1 << i
+    return m
+
+
+@helper(forceinline=True)
+def nth_bit(m, x):
+    """The index of bit x (0: the lowest) of the bits set in m."""
+    for _ in range(x):
+        m &= m - 1
+    return trailing_zeros(m)
+
+
+@helper()
+def pairs_without(tbl, d, kind):
+    """The setup pairs (a bit per PAIRS row) whose two cards of d[0..3] are not of `kind`; every pair if none is."""
+    km = kind_mask(tbl, d, 4, kind)
+    ok = 0
+    for j in range(6):
+        if ((km >> PAIRS[j, 0]) & 1) == 0 and ((km >> PAIRS[j, 1]) & 1) == 0:
+            ok |= 1 << j
+    return ok if ok != 0 else ALL_PAIRS
+
+
+@helper()
+def avoided_group(tbl, hand, up, kind, take):
+    """The choice of a chooser that avoids `kind`: the group without a card of that kind when only one group has
+    one (1: the face-up group), else `take`, its own policy's."""
+    km = kind_mask(tbl, hand, 5, kind)
+    in_up = (km & up) != 0
+    in_down = (km & (31 ^ up)) != 0
+    if in_up and not in_down:
+        return 0
+    if in_down and not in_up:
+        return 1
+    return take
+
+
+@helper(forceinline=True)
+def top_two(best, second, v):
+    """The best and second best values once v is seen too."""
+    if v > best:
+        return v, best
+    if v > second:
+        return best, v
+    return best, second
+
+
+@helper()
+def count_decision(st, kind, options, best, second):
+    """One decision of `kind` (DK_...) with `options` distinct legal options, the best and second best of their
+    values, into the result row (R_CHOICES): counted, forced if one option, real if the two best are more than
+    MARGIN apart."""
+    b = O_STAT + R_CHOICES + kind
+    st[b + DC_N] += 1
+    st[b + DC_OPTIONS] += options
+    if options == 1:
+        st[b + DC_FORCED] += 1
+    elif best - second > MARGIN:
+        st[b + DC_REAL] += 1
+
+
+@helper()
+def same_types(tbl, hand, m1, m2):
+    """Do the cards of hand in bitmasks m1 and m2 make the same multiset of card types (the same group, for the
+    rules, with a double deck)?"""
+    if pop6(m1) != pop6(m2):
+        return False
+    for i in range(5):
+        if (m1 >> i) & 1:
+            n1 = 0
+            n2 = 0
+            for j in range(5):
+                if tbl[hand[j], C_TYPE] == tbl[hand[i], C_TYPE]:
+                    n1 += (m1 >> j) & 1
+                    n2 += (m2 >> j) & 1
+            if n1 != n2:
+                return False
+    return True
+
+
+@helper()
+def count_split(st, tbl, s, pint, pflt, vs, vc, cache, ni, nf):
+    """Count seat s's split of its hand (st[O_HAND..]): the distinct face-up groups (30, fewer with two cards of
+    one type), valued by greedy's payoff (split_payoff) with the seat's own parameters and choose rule, whatever
+    its policy. vs, vc, cache: scratch of its own (the real decisions' values and cache are left alone)."""
+    hand = st[O_HAND:O_HAND + 5]
+    pr = pflt[s]
+    c = 1 - s
+    spite = pr[P_SPITE]
+    ch = pint[s, I_CHOOSE]
+    group_values(st, tbl, s, hand, pr, vs, ALL_GROUPS, ni, nf)
+    group_values(st, tbl, c, hand, pr, vc, ALL_GROUPS, ni, nf)
+    for i in range(N_CACHE_TURN):
+        cache[i] = 0.0
+    sum_c = 0.0
+    sum_s = 0.0
+    if ch == CH_EXPECTED:
+        sum_c = pile_sum_cached(st, tbl, c, s, pflt, cache)
+        if spite != 0.0:
+            sum_s = pile_sum_cached(st, tbl, s, s, pflt, cache)
+    twins = False  # two cards of one type (a double deck)
+    for i in range(5):
+        for j in range(i):
+            if tbl[hand[i], C_TYPE] == tbl[hand[j], C_TYPE]:
+                twins = True
+    options = 0
+    best = -np.inf
+    second = -np.inf
+    for m in range(1, 31):
+        seen = False
+        if twins:
+            for m2 in range(1, m):
+                if same_types(tbl, hand, m, m2):
+                    seen = True
+                    break
+        if not seen:
+            options += 1
+            value = split_payoff(m, vs, vc, ch, spite, pr[P_THRESHOLD], sum_c, sum_s, st[S_N] - st[S_POS])
+            best, second = top_two(best, second, value)
+    count_decision(st, DK_SPLIT, options, best, second)
+
+
+@helper()
+def count_choice(st, tbl, c, up, pflt, vs, vc, cache, ni, nf):
+    """Count chooser c's choice of a group (up: the face-up group, a bitmask over st[O_HAND..]): two options (the
+    groups differ in size), valued by the `expected` rule's two sides (choice_sides) with its own parameters,
+    whatever its choose rule. vs, vc, cache: scratch of its own."""
+    hand = st[O_HAND:O_HAND + 5]
+    pr = pflt[c]
+    want = np.int64(1) << up
+    for i in range(5):
+        if ((31 ^ up) >> i) & 1:
+            want |= np.int64(1) << (1 << i)
+    group_values(st, tbl, c, hand, pr, vc, want, ni, nf)
+    if pr[P_SPITE] != 0.0:
+        group_values(st, tbl, 1 - c, hand, pr, vs, want, ni, nf)
+    for i in range(N_CACHE_TURN):
+        cache[i] = 0.0
+    take_up, take_down = choice_sides(st, tbl, c, up, pflt, cache, vs, vc)
+    count_decision(st, DK_CHOICE, 2, max(take_up, take_down), min(take_up, take_down))
+
+
+@helper()
+def count_setup(st, tbl, d, pr):
+    """Count seat 1's setup (d[0..3]: the four cards): the distinct pairs it can keep (6, fewer with two cards of
+    one type), valued by setup_value with its parameters pr, whatever its setup rule."""
+    options = 0
+    best = -np.inf
+    second = -np.inf
+    for j in range(6):
+        a = tbl[d[PAIRS[j, 0]], C_TYPE]
+        b = tbl[d[PAIRS[j, 1]], C_TYPE]
+        seen = False
+        for j2 in range(j):
+            a2 = tbl[d[PAIRS[j2, 0]], C_TYPE]
+            b2 = tbl[d[PAIRS[j2, 1]], C_TYPE]
+            if (a == a2 and b == b2) or (a == b2 and b == a2):
+                seen = True
+        if not seen:
+            options += 1
+            best, second = top_two(best, second, setup_value(st, tbl, d, j, pr))
+    count_decision(st, DK_SETUP, options, best, second)
+
+
+@helper(forceinline=True)
+def card_moves(t0, t1, kp, gains, tbl, c, mask, mexc, hope, mk, cat):
+    """pick's values of card c's six moves in position (t0, t1) (-inf: not a legal move)."""
+    g0, g1, mga, mgb = gains
+    cs = tbl[c, C_SUITS]
+    v = tbl[c, C_VALUE]
+    r = tbl[c, C_RANK]
+    pc = tbl[c, C_PACK]
+    nf, ntg = card_news(cs, v, r, pc, mask, mexc, hope, mk, cat)
+    return move_values(t0, t1, False, g0, g1, mga, mgb, kp, nf, ntg, cs, v, r, pc, tbl[c, C_EXCUSE], mask, mexc, hope,
+                       mk, cat)
+
+
+@helper(forceinline=True)
+def move_result(t0, t1, tbl, c, move, mask, mexc):
+    """What move ((pre + 1) * 2 + slot) of card c leaves: (tale 0, tale 1, the tale concluded first or an empty
+    one). Two moves are the same for the rules when they leave the same card type played, the same tale concluded
+    and the same two tales, whichever slot holds which."""
+    pre = move // 2 - 1
+    cut = empty_tale()
+    if pre == 0:
+        cut = t0
+        t0 = empty_tale()
+    elif pre == 1:
+        cut = t1
+        t1 = empty_tale()
+    if move % 2 == 0:
+        t0 = t_add(t0, tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE], mask, mexc)
+    else:
+        t1 = t_add(t1, tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK], tbl[c, C_EXCUSE], mask, mexc)
+    return t0, t1, cut
+
+
+@helper()
+def same_move(t0, t1, tbl, c1, k1, c2, k2, mask, mexc):
+    """Are move k1 of card c1 and move k2 of card c2 the same for the rules (move_result)?"""
+    if tbl[c1, C_TYPE] != tbl[c2, C_TYPE]:
+        return False
+    a0, a1, acut = move_result(t0, t1, tbl, c1, k1, mask, mexc)
+    b0, b1, bcut = move_result(t0, t1, tbl, c2, k2, mask, mexc)
+    return acut == bcut and ((a0 == b0 and a1 == b1) or (a0 == b1 and a1 == b0))
+
+
+@helper()
+def count_play(st, tbl, seat, cards, rem, pr):
+    """Count one play of `seat`: the next card (one of cards[i], bit i of rem) with its move (at most one conclusion
+    first, then the tale it goes on), as pick and play_random choose it. The legal moves are counted once per
+    distinct outcome (same_move), valued by pick's move values with the seat's parameters pr, whatever its policy.
+    Identical moves have equal values (the same arithmetic on equal tales), so only moves of equal value are
+    compared."""
+    t0 = tale_of(st, tbl, seat, 0)
+    t1 = tale_of(st, tbl, seat, 1)
+    mask = st[S_MASK]
+    mexc = st[S_MEXC]
+    hope = pr[P_HOPE]
+    mk = pr[P_MEME_KEEP]
+    cat = pr[P_CONCLUDE_AT]
+    kp, gains = pos_values(t0, t1, False, mask, mexc, hope, mk, cat)
+    options = 0
+    best = -np.inf
+    second = -np.inf
+    for i in range(5):
+        if ((rem >> i) & 1) == 0:
+            continue
+        x = card_moves(t0, t1, kp, gains, tbl, cards[i], mask, mexc, hope, mk, cat)
+        seen = 0  # the moves of card i that an earlier move (of an earlier card, or of i) is the same as
+        for i2 in range(i + 1):
+            if ((rem >> i2) & 1) == 0:
+                continue
+            x2 = x if i2 == i else card_moves(t0, t1, kp, gains, tbl, cards[i2], mask, mexc, hope, mk, cat)
+            for k in range(6):
+                for k2 in range(6 if i2 < i else k):
+                    if x[k] != -np.inf and x2[k2] == x[k] and same_move(t0, t1, tbl, cards[i], k, cards[i2], k2, mask,
+                                                                       mexc):
+                        seen |= 1 << k
+        for k in range(6):
+            if x[k] != -np.inf and ((seen >> k) & 1) == 0:
+                options += 1
+                best, second = top_two(best, second, x[k])
+    count_decision(st, DK_PLAY, options, best, second)
 
 
 # =================================================================================================
@@ -911,6 +1189,26 @@ def _mean_unseen(pile_sum, n_pile, vals, down):
             s += vals[1 << i]
             n += 1
     return s / n if n > 0 else 0.0
+
+
+@helper(forceinline=True)
+def split_payoff(m, vs, vc, ch, spite, thr, sum_c, sum_s, n_pile):
+    """The greedy split's payoff of face-up group m (vs, vc: the splitter's and the chooser's group values, by the
+    splitter's parameters): p x A + (1 - p) x B, p whether the chooser takes m by the splitter's own choose rule ch
+    (sum_c, sum_s: the draw pile's one-card values for the chooser and the splitter, with ch = expected)."""
+    d = 31 ^ m
+    a_ = vs[d] - spite * vc[m]
+    b_ = vs[m] - spite * vc[d]
+    if ch == CH_RANDOM:
+        p = 0.5
+    elif ch == CH_AT_LEAST:
+        p = 1.0 if vc[m] >= thr else 0.0
+    else:
+        kd = pop6(d)
+        ec = kd * _mean_unseen(sum_c, n_pile, vc, d)
+        es = kd * _mean_unseen(sum_s, n_pile, vs, d) if spite != 0.0 else 0.0
+        p = 1.0 if vc[m] - spite * es >= ec - spite * vs[m] else 0.0
+    return p * a_ + (1.0 - p) * b_
 
 
 @helper(inline="always")  # one caller
@@ -939,19 +1237,7 @@ def split_decide(st, tbl, s, hand, pint, pflt, rng, vs, vc, cache, ni, nf):
         best = -1e18
         bm = 1
         for m in range(1, 31):
-            d = 31 ^ m
-            a_ = vs[d] - spite * vc[m]
-            b_ = vs[m] - spite * vc[d]
-            if ch == CH_RANDOM:
-                p = 0.5
-            elif ch == CH_AT_LEAST:
-                p = 1.0 if vc[m] >= thr else 0.0
-            else:
-                kd = pop6(d)
-                ec = kd * _mean_unseen(sum_c, n_pile, vc, d)
-                es = kd * _mean_unseen(sum_s, n_pile, vs, d) if spite != 0.0 else 0.0
-                p = 1.0 if vc[m] - spite * es >= ec - spite * vs[m] else 0.0
-            v = p * a_ + (1.0 - p) * b_
+            v = split_payoff(m, vs, vc, ch, spite, thr, sum_c, sum_s, n_pile)
             if v > best + EPS:
                 best = v
                 bm = m
@@ -1018,9 +1304,21 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
         group_values(st, tbl, c, hand, pr, vc, want, ni, nf)
         if code != CH_AT_LEAST and spite != 0.0:
             group_values(st, tbl, s, hand, pr, vs, want, ni, nf)
-    vcu = vc[up]
     if code == CH_AT_LEAST:
-        return 1 if vcu >= pr[P_THRESHOLD] else 0
+        return 1 if vc[up] >= pr[P_THRESHOLD] else 0
+    take_up, take_down = choice_sides(st, tbl, c, up, pflt, cache, vs, vc)
+    return 1 if take_up >= take_down else 0
+
+
+@helper(forceinline=True)
+def choice_sides(st, tbl, c, up, pflt, cache, vs, vc):
+    """The `expected` chooser's two sides, by its parameters: (taking the face-up group: V_c(up) - spite x E_s(k),
+    taking the face-down one: E_c(k) - spite x V_s(up)), E_x(k) k times the mean one-card value for x of the
+    unseen cards (vc, vs: the chooser's and the splitter's values of the face-up group and of each face-down card)."""
+    s = 1 - c
+    spite = pflt[c, P_SPITE]
+    down = 31 ^ up
+    vcu = vc[up]
     vsu = vs[up] if spite != 0.0 else 0.0
     kd = pop6(down)
     # the unseen cards: the draw pile and the face-down group (the chooser knows them as a set)
@@ -1034,35 +1332,51 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
                 sum_s += vs[1 << i]
     ec = kd * sum_c / n_unseen
     es = kd * sum_s / n_unseen
-    return 1 if vcu - spite * es >= ec - spite * vsu else 0
+    return vcu - spite * es, ec - spite * vsu
 
 
 @helper(inline="always")  # one caller
 def setup_decide(st, tbl, d, pint, pflt, rng):
-    """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales."""
+    """Seat 1's setup: index into PAIRS of the two cards (of d[0..3]) that start her own tales. A seat that avoids
+    a kind of card keeps a pair without it if there is one (the other pairs are not considered)."""
+    allowed = ALL_PAIRS
+    if pint[1, I_AVOID] != NO_AVOID:
+        allowed = pairs_without(tbl, d, pint[1, I_AVOID])
     if pint[1, I_SETUP] == SU_RANDOM:
-        return below(rng, 2, 6)
+        if allowed == ALL_PAIRS:
+            return below(rng, 2, 6)
+        return nth_bit(allowed, below(rng, 2, pop6(allowed)))
     pr = pflt[1]
-    spite = pr[P_SPITE]
-    mask = st[S_MASK]
-    mexc = st[S_MEXC]
     best = -1e18
     bj = 0
     for j in range(6):
-        v = 0.0
-        for q in range(4):
-            c = d[q]
-            t = t_add(empty_tale(), tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK],
-                      tbl[c, C_EXCUSE], mask, mexc)
-            kq = kv_t(t, False, pr[P_HOPE], pr[P_MEME_KEEP], pr[P_CONCLUDE_AT])
-            if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
-                v += kq
-            else:
-                v -= spite * kq
+        if ((allowed >> j) & 1) == 0:
+            continue
+        v = setup_value(st, tbl, d, j, pr)
         if v > best + EPS:
             best = v
             bj = j
     return bj
+
+
+@helper(forceinline=True)
+def setup_value(st, tbl, d, j, pr):
+    """Seat 1's value of keeping the pair PAIRS[j] of d[0..3], by its parameters pr: the keep values of her two
+    one-card tales minus spite x those of seat 0's."""
+    spite = pr[P_SPITE]
+    mask = st[S_MASK]
+    mexc = st[S_MEXC]
+    v = 0.0
+    for q in range(4):
+        c = d[q]
+        t = t_add(empty_tale(), tbl[c, C_SUITS], tbl[c, C_VALUE], tbl[c, C_RANK], tbl[c, C_PACK],
+                  tbl[c, C_EXCUSE], mask, mexc)
+        kq = kv_t(t, False, pr[P_HOPE], pr[P_MEME_KEEP], pr[P_CONCLUDE_AT])
+        if q == PAIRS[j, 0] or q == PAIRS[j, 1]:
+            v += kq
+        else:
+            v -= spite * kq
+    return v
 
 
 @helper(inline="always")  # one caller

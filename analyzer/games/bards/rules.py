@@ -75,9 +75,22 @@ N_BASIC, N_EXTENDED = 36, 45
 BARD_TYPE = 31
 EXCUSE_TYPE = 44
 
-# columns of the card table the kernel reads (one row per physical card)
-C_SUITS, C_RANK, C_VALUE, C_PACK, C_TYPE, C_COPY, C_BARD, C_EXCUSE, C_NSUITS = range(9)
-N_CARD_COLS = 9
+# the kinds of card restricted play can forbid (`avoid`, Game.card_kinds; docs/bards.md, "Profile"): the rank
+# classes, which differ in what they do to a tale (Aces hold a tale of one card, the numerals 2..9 of up to nine,
+# the Crowns of ten and carry the Bard; Pawns and Courts hold none, with three suits each; the Excuse forces a
+# conclusion). The suits are not kinds: the Decktet treats its six alike (each on one card of every rank)
+CARD_KINDS = ("aces", "numerals", "crowns", "pawns", "courts", "excuse")
+KIND_OF_RANK = {1: 0, 10: 2, 11: 3, 12: 4, -1: 5}  # the ranks 2..9: numerals (1)
+
+
+def kind_of(rank):
+    """The index in CARD_KINDS of a card of pairing rank `rank`."""
+    return KIND_OF_RANK.get(rank, 1)
+
+
+# columns of the card table the kernel reads (one row per physical card); C_KIND: the card's kind (CARD_KINDS)
+C_SUITS, C_RANK, C_VALUE, C_PACK, C_TYPE, C_COPY, C_BARD, C_EXCUSE, C_NSUITS, C_KIND = range(10)
+N_CARD_COLS = 10
 
 SETTINGS = (
     Param("deck", "choice", "basic",
@@ -93,6 +106,16 @@ def resolve_rules(rules, n_players, source):
     if n_players != 2:
         raise ScenarioError(source, "seats", n_players, "Battle of the Bards is for exactly 2 players")
     return rules
+
+
+def deck_without(rules, kind, n_players):
+    """Game.deck_without: the rules whose deck lacks the cards of `kind` (CARD_KINDS) and keeps every other, or
+    None when the settings cannot say it. The basic deck already lacks the Pawns, the Courts and the Excuse (its
+    rules then, unchanged); the extended deck drops them only all three together (`deck = "basic"`), and no
+    setting drops the Aces, the numerals or the Crowns."""
+    if kind in ("pawns", "courts", "excuse") and rules["deck"] == "basic":
+        return dict(rules)
+    return None
 
 
 def suit_mask(suits):
@@ -128,6 +151,7 @@ def card_table(deck="basic", copies="single"):
         t[i, C_BARD] = 1 if ty == BARD_TYPE else 0
         t[i, C_EXCUSE] = 1 if ty == EXCUSE_TYPE else 0
         t[i, C_NSUITS] = len(suits)
+        t[i, C_KIND] = kind_of(rank)
     return t
 
 

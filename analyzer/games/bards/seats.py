@@ -3,8 +3,9 @@ written into the policy arrays the kernels read (pint, pflt: state.py). Below th
 builds its playouts' seats (greedy at its defaults) from the same declarations as a scenario's seats."""
 import numpy as np
 
-from analyzer.games.base import Param
+from analyzer.games.base import AVOID, Param, avoid_param
 from analyzer.games.bards import state as S
+from analyzer.games.bards.rules import CARD_KINDS
 from analyzer.games.search.tree import ROLLOUTS
 
 PLAY_CHOICES = ("random", "greedy")
@@ -39,6 +40,9 @@ def params(play, choose, setup):
         Param("spite", "float", 1.0,
               "weight of the opponent's gain against its own in split, choose and setup decisions "
               "(0: only its own gain; 1: the margin)", 0.0, 1.0),
+        # restricted play (`analyzer profile`): it places no card of this kind in its tales while it can do
+        # otherwise (its plays, its choice of group, its setup: docs/bards.md, "Profile")
+        avoid_param(CARD_KINDS),
     )
 
 
@@ -55,6 +59,8 @@ def encode_seat(code, p, pint_row, pflt_row):
     pint_row[S.I_HORIZON] = p.get("horizon", 0)
     pint_row[S.I_BUDGET] = p.get("budget", 0)
     pint_row[S.I_ROLLOUT] = ROLLOUTS.index(p.get("rollout", "greedy"))
+    avoid = p.get(AVOID, "none")
+    pint_row[S.I_AVOID] = S.NO_AVOID if avoid == "none" else CARD_KINDS.index(avoid)
     pflt_row[S.P_CONCLUDE_AT] = float(p["conclude_at"])
     pflt_row[S.P_HOPE] = float(p["hope"])
     pflt_row[S.P_MEME_KEEP] = float(p["meme_keep"])

@@ -16,6 +16,7 @@ from analyzer.games import drama
 from analyzer.games.bards.events import EV_CONCLUDE, EV_MEME, EV_PLACE, MR_REPLACED, RS_END, RS_FORCED, TRACE_FIXED
 from analyzer.games.bards.jitted import helper
 from analyzer.games.bards.rules import (C_BARD, C_EXCUSE, C_PACK, C_RANK, C_SUITS, C_VALUE)
+from analyzer.games.base import CHOICE_COUNTS
 from analyzer.games.drama import block_size
 from analyzer.games.layout import SEATS, Layout, Row
 
@@ -32,6 +33,11 @@ T_N, T_MV, T_LAST, T_SET, T_MP, T_PACK, T_H1, T_H2, T_H3, T_BLK = range(NF)
 POWER_SETUP = (("a Crown (10)", "setup_crown_"), ("best 7 to 9", "setup_high_"), ("best 6 or less", "setup_low_"))
 POWER_TALES = (("neither", "tale_neither_"), ("the Bard, not the Excuse", "tale_bard_"),
                ("the Excuse, not the Bard", "tale_excuse_"), ("the Bard and the Excuse", "tale_both_"))
+# decision counts (issue 32, `analyzer profile`): per kind of decision (DK_: docs/bards.md, "Profile"), its columns
+# <prefix>n, options, forced, real (DC_: base.CHOICE_COUNTS); filled only when the encoded rules ask (I_COUNT)
+CHOICE_KINDS = (("Splits", "ch_split_"), ("Choices", "ch_choice_"), ("Plays", "ch_play_"), ("Setup", "ch_setup_"))
+DC_N, DC_OPTIONS, DC_FORCED, DC_REAL = range(4)  # within a kind's four columns
+DK_SPLIT, DK_CHOICE, DK_PLAY, DK_SETUP = (4 * k for k in range(len(CHOICE_KINDS)))  # a kind's first column
 # The result row (docs/bards.md, "Result columns"), accumulated in st[O_STAT..] during the game. Two players
 # always: `ROW.define` assigns each piece's name its column.
 ROW = Row("Battle of the Bards' result row", [
@@ -67,6 +73,9 @@ ROW = Row("Battle of the Bards' result row", [
     ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
     ("R_POWER_SETUP", tuple(prefix for _, prefix in POWER_SETUP), SEATS, "one 0/1 column per category and seat"),
     ("R_POWER_TALES", tuple(prefix for _, prefix in POWER_TALES), SEATS, "one 0/1 column per category and seat"),
+    # the decision counts (issue 32), after them: R_CHOICES + DK_<kind> + DC_<count>
+    ("R_CHOICES", tuple(prefix + count for _, prefix in CHOICE_KINDS for count in CHOICE_COUNTS),
+     1, "summed over the game and both seats"),
 ])
 ROW.define(globals(), players=2)
 COLUMNS = tuple(ROW.names(2))
@@ -100,9 +109,13 @@ STATE.define(globals())
 
 # --- encoded policy arrays -------------------------------------------------------------------
 # pint[seat] = split policy, play, choose, setup codes, the lookahead's and the search's horizon, the lookahead's
-# samples, the search's budget and rollout (lookahead.py); pflt[seat] = numeric parameters (P_C: the search's c)
-I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP, I_SAMPLES, I_HORIZON, I_BUDGET, I_ROLLOUT = range(8)
-N_INT = 8
+# samples, the search's budget and rollout (lookahead.py), whether decisions are counted (I_COUNT: the rule
+# `count_choices`, the same in both rows; the search's playouts have their own pint, which never counts) and the
+# kind of card the seat avoids (I_AVOID: an index into rules.CARD_KINDS, -1: none); pflt[seat] = numeric
+# parameters (P_C: the search's c)
+I_SPLIT, I_PLAY, I_CHOOSE, I_SETUP, I_SAMPLES, I_HORIZON, I_BUDGET, I_ROLLOUT, I_COUNT, I_AVOID = range(10)
+N_INT = 10
+NO_AVOID = -1
 P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_THRESHOLD, P_SPITE, P_C = range(6)
 N_FLT = 6
 # SP_LOOKAHEAD and SP_SEARCH split by lookahead.py's kernel (the search driver's lookahead and ismcts)
