@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from analyzer.errors import ScenarioError
+from analyzer.games.base import AVOID
 from analyzer.profile import cards as C
 from analyzer.profile import checks as K
 from analyzer.profile import choices as CH
@@ -249,6 +250,9 @@ def _restricted(game, sc, seats, players, teams, spec, rows_of):
     base = L.win_credit(base_rows, players)
     out = []
     for kind in game.card_kinds:
+        told = C.restricted_seats(game, seats, 0, kind)
+        if any(path == f"seats.0.{AVOID}" for path, _ in game.idle(sc.rules, told, players)):
+            continue  # (a kind this deck lacks: avoiding it changes no game; the game's idle settings say so)
         restricted = np.zeros_like(base)
         for s in range(players):
             r = rows_of("restricted play", C.restricted_seats(game, seats, s, kind), spec.card_deals)[0]
