@@ -310,6 +310,8 @@ def test_a_deck_without_a_class_lacks_it_and_holds_everything_else(tmp_path):
     names = [c["name"] for c in events[0]["cards"]]
     assert len(names) == 48 and not any(n.startswith(("?", "Chromatic")) for n in names)
     assert ("seats.0.avoid", "the deck has no wilds") in GAME.idle(without, seats, 2)
+    plain = [GAME.validate_seat({"policy": "greedy"}, "test", "seats.0")] * 2
+    assert np.array_equal(_rows(GAME.encode(without, seats), 2, 200), _rows(GAME.encode(without, plain), 2, 200))
     # 28 naturals, 20 accidentals, 6 wilds: without the naturals 26 cards deal 3 players (22), not 4 (29); without
     # the accidentals 34 deal 4 (29), not 5 (36)
     assert GAME.deck_without(GAME.validate_rules({}, 3, "test"), "naturals", 3) is not None
