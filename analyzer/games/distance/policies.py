@@ -19,8 +19,8 @@ from numba import njit
 
 from analyzer.games.distance.state import (
     ALL, CLASS_WILD, MAXK, N_PAR, NEED_ANY, NO_AVOID, O_CNT, O_DCNT, O_HN, O_NWILD, O_KCLASS, O_KMASK, O_KTOTAL, O_PAR,
-    O_POL, O_SCR, O_SUPPLY, PAR_AVOID, PAR_DECLARE, PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, WILD_LIST, fitting_list,
-    kinds_of, n_kinds_of)
+    O_POL, O_SCR, O_SUPPLY, PAR_AVOID, PAR_DECLARE, PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP,
+    WILD_LIST, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
@@ -170,8 +170,8 @@ def _policy_play(st, seat, need, rng, best, best_count, wilds):
     else:
         return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
     # a needed letter leaves nothing to declare (the common case: skip declare's letter counting)
-    letter = need if need != NEED_ANY else declare(st, np.int64(seat), np.int64(candidates), np.int64(best), np.int64(notes),
-                                                              np.int64(w), rng)
+    letter = need if need != NEED_ANY else declare(st, np.int64(seat), np.int64(candidates), np.int64(best),
+                                                   np.int64(notes), np.int64(w), rng)
     return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
 
 

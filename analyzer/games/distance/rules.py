@@ -196,9 +196,9 @@ def rules_deck(rules):
 
 def deck_without(rules, card_class_name, n_players):
     """Game.deck_without: the validated rules with the deck lacking every card of that class (rules['_deck_without'],
-    the classes taken out, which encode applies to rules.deck_file's deck: no setting names a class, and a deck file would have to be
-    written somewhere), or None when the deck left cannot be played: a letter no card gives, or too few cards to deal
-    (players x hand size + the start card)."""
+    the classes taken out, which encode applies to rules.deck_file's deck: no setting names a class, and a deck file
+    would have to be written somewhere), or None when the deck left cannot be played: a letter no card gives, or too
+    few cards to deal (players x hand size + the start card)."""
     deck = rules_deck(rules).without(card_class_name)
     covered = 0
     for m in deck.masks:

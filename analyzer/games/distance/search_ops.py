@@ -18,9 +18,9 @@ from analyzer.games.distance.engine import END_NONE, act, after_turn, play_turns
 from analyzer.games.distance.events import END_WON
 from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, choose_play
 from analyzer.games.distance.state import (
-    ALL, CLASS_WILD, C_COUNT, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, NO_AVOID, O_CNT, O_GAME, O_HAND, O_HN, O_KCLASS, O_KMASK,
-    O_NWILD, O_PAR, O_POL, O_STOCK, PAR_AVOID, PAR_DECLARE, S_DRY, S_END, S_N, S_NEED, S_NSTOCK, S_POS, S_TO_MOVE, S_TURNS, ST_SIZE, add_to_hand,
-    fitting_list, kinds_of, n_kinds_of)
+    ALL, CLASS_WILD, C_COUNT, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, NO_AVOID, O_CNT, O_GAME, O_HAND, O_HN, O_KCLASS,
+    O_KMASK, O_NWILD, O_PAR, O_POL, O_STOCK, PAR_AVOID, PAR_DECLARE, S_DRY, S_END, S_N, S_NEED, S_NSTOCK, S_POS,
+    S_TO_MOVE, S_TURNS, ST_SIZE, add_to_hand, fitting_list, kinds_of, n_kinds_of)
 from analyzer.games.search.unseen import sort_first
 from analyzer.rng import DEAL, shuffle
 
