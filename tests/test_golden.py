@@ -53,8 +53,10 @@ def _actual(raw):
     added = len(added_columns(game, sc.players))
     cols = len(game.columns(sc.players))
     old = np.ascontiguousarray(out[:, :cols - added])
-    choices = sum(len(m.columns(sc.players)) for m in game.metrics if isinstance(m, Choices))  # (last: not hashed)
-    new = np.ascontiguousarray(out[:, cols - added:cols - choices])
+    # the choices columns (issue 32) come after them and stay 0 unless the profile counts: left out of the digest
+    counted = sum(len(m.columns(sc.players)) for m in game.metrics if isinstance(m, Choices))
+    assert not out[:, cols - counted:].any()
+    new = np.ascontiguousarray(out[:, cols - added:cols - counted])
     return hashlib.sha256(old.tobytes()).hexdigest(), hashlib.sha256(new.tobytes()).hexdigest() if added else None, events
 
 

@@ -1,7 +1,9 @@
 """The Distance: play the next letter up the musical alphabet; the first to empty her hand wins (2-5 players)."""
 import numpy as np
 
-from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
+from analyzer.games.base import (AVOID, CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, avoid_param,
+                                 drama_metrics)
+from analyzer.games.distance import choices as C
 from analyzer.games.distance import engine as E
 from analyzer.games.distance import idle as I
 from analyzer.games.distance import kernels as K
@@ -32,6 +34,8 @@ def _params(declare):
               2, 7),
         Param("wild_reserve", "int", 2,
               "conserve only: with this many cards or fewer in hand it plays everything that fits, wilds included", 0, 20),
+        # naturals: cards of one letter (A), accidentals: of two (A#/Bb), wilds (? and Chromatic Scale)
+        avoid_param(R.CARD_CLASSES),
     )
 
 
@@ -76,9 +80,10 @@ def encode(rules, seats):
     """(config, rates, card names): config is a state array whose configuration part (deck kinds, rules,
     seats' policies and parameters) is filled; every game starts from a copy of it."""
     n = len(seats)
-    deck = R.load_deck(rules["_deck_path"], None)
+    deck = R.rules_deck(rules)
     cfg = np.zeros(S.ST_SIZE, dtype=np.int64)
     n_kinds = len(deck.masks)
+    cfg[S.O_KCLASS:S.O_KCLASS + n_kinds] = deck.classes()
     card_kind = deck.card_kinds()
     cfg[S.O_KMASK:S.O_KMASK + n_kinds] = deck.masks
     cfg[S.O_KTOTAL:S.O_KTOTAL + n_kinds] = deck.copies
@@ -119,6 +124,8 @@ def encode(rules, seats):
         cfg[par + S.PAR_BUDGET] = s.params.get("budget", 0)
         cfg[par + S.PAR_C_MILLI] = round(1000 * s.params.get("c", 0.0))
         cfg[par + S.PAR_ROLLOUT] = ROLLOUTS.index(s.params.get("rollout", "greedy"))
+        avoid = s.params.get(AVOID, "none")
+        cfg[par + S.PAR_AVOID] = S.NO_AVOID if avoid == "none" else R.CARD_CLASSES.index(avoid)
     steps = [k - 1 for k in rules["random_intervals"]]
     cfg[S.O_STEPS:S.O_STEPS + len(steps)] = steps
     cfg[S.C_NSTEPS] = len(steps)
@@ -127,6 +134,7 @@ def encode(rules, seats):
     cfg[S.C_STEP] = R.INTERVAL_NUMBER.get(rules["interval"], 2) - 1
     cfg[S.C_CHOOSER], cfg[S.C_DRAW_LIMIT], cfg[S.C_TURN_CAP] = rules["chooser"], rules["draw_limit"], rules["turn_cap"]
     cfg[S.C_NCARDS], cfg[S.C_NKINDS] = len(card_kind), n_kinds
+    cfg[S.C_COUNT] = int(bool(rules.get("count_choices", False)))  # (set by analyzer profile, never by a scenario)
     rates = np.array([rules["misplay_rate"], rules["forget_call_rate"]], dtype=np.float64)
     return cfg, rates, deck.card_names()
 
@@ -186,11 +194,14 @@ GAME = Game(
         *drama_metrics("turns"),
         CardPower("Wilds in the opening hand", E.POWER,
                   help="? and Chromatic Scale cards among the seat's dealt cards"),
+        *C.CHOICES,
     ),
     score=("cards_left_", -1),
     default_policy="greedy",
     docs="docs/distance.md",
     idle=I.idle,
+    card_kinds=R.CARD_CLASSES,
+    deck_without=R.deck_without,
     search_block=search_block,
     ladder=({"label": "random", "policy": "random"}, {"label": "conserve", "policy": "conserve"},
             {"label": "greedy", "policy": "greedy"}, {"label": "lookahead", "policy": "lookahead", "samples": 8},

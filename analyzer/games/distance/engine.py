@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from analyzer.games import drama
+from analyzer.games.distance import choices
 from analyzer.games.distance.events import (
     DRAW_NORMAL, DRAW_PENALTY, END_CAP, END_DEADLOCK, END_WON, EV_DEAL, EV_DECK, EV_DRAW, EV_END, EV_FORGOT,
     EV_INTERVAL, EV_MISPLAY, EV_PASS, EV_PLAY, EV_START, EV_START_LETTER, EV_TURN, HOW_CHOSEN, HOW_FIXED, HOW_RANDOM,
@@ -22,7 +23,7 @@ from analyzer.games.distance.events import (
 from analyzer.games.distance.policies import (
     P_GREEDY, choose_interval, choose_play, declare, nth_letter, popcount7, start_letter)
 from analyzer.games.distance.state import (
-    ALL, C_CHOOSER, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
+    ALL, C_CHOOSER, C_COUNT, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
     O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
     S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
@@ -58,6 +59,7 @@ ROW = Row("The Distance's result row", [
     ("R_CARDS_LEFT", "cards_left_", SEATS, "cards in the seat's hand at the end"),
     ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
     ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+    ("R_CHOICES", choices.COLUMNS, 1, "the decisions counted with C_COUNT (choices.py), 0 without"),
 ])
 ROW.define(globals())
 columns = ROW.names
@@ -297,6 +299,8 @@ def begin(st, rng, out, tr, on):
         how = HOW_RANDOM
     else:
         chooser = st[C_CHOOSER]
+        if st[C_COUNT]:
+            choices.count_interval(st, chooser, out, col(R_CHOICES, n))
         step = choose_interval(st, chooser)
         how = HOW_CHOSEN
     st[S_STEP] = step
@@ -313,6 +317,8 @@ def begin(st, rng, out, tr, on):
     elif popcount7(mask) == 1:
         need = (popcount7(mask - 1) + step) % 7  # the index of its one letter, plus the step
     else:
+        if st[C_COUNT]:
+            choices.count_start_letter(st, mask, out, col(R_CHOICES, n))
         letter = start_letter(st, 0, mask, rng)
         need = (letter + step) % 7
     emit(st, tr, on, EV_START, start, need)
@@ -368,6 +374,8 @@ def play_turns(st, seat, turn, dry, stop, rates, rng, out, tr, on):
         need = st[S_NEED]
         emit(st, tr, on, EV_TURN, turn, seat, need, st[O_HN + seat])
         kind, notes, wilds, letter = choose_play(st, seat, need, rng)
+        if st[C_COUNT]:  # (analyzer profile) the decision just taken, before it is carried out
+            choices.count_turn(st, seat, need, kind, notes, wilds, out, col(R_CHOICES, st[S_N]))
         acted = act(st, seat, need, turn, kind, notes, wilds, letter, rates, rng, out, tr, on)
         seat, dry, end = after_turn(st, seat, dry, acted)
         if end != END_NONE:
@@ -408,8 +416,8 @@ def _lay(st, nd, kind, count):
 @njit(cache=True)
 def greedy_fast(st, rates):
     """1 if greedy_turns may play this configuration's games: every seat greedy, no human error, and a deck that
-    fits the packed hands (C_PACKED); else 0."""
-    if st[C_PACKED] == 0 or rates[RATE_MISPLAY] > 0.0 or rates[RATE_FORGET] > 0.0:
+    fits the packed hands (C_PACKED), and the decisions not counted (C_COUNT: the general loop counts them); else 0."""
+    if st[C_PACKED] == 0 or st[C_COUNT] != 0 or rates[RATE_MISPLAY] > 0.0 or rates[RATE_FORGET] > 0.0:
         return 0
     for s in range(st[S_N]):
         if st[O_POL + s] != P_GREEDY:

@@ -2,12 +2,16 @@
 (engine.begin, policies.choose_play, declare, choose_interval)."""
 from functools import lru_cache
 
-from analyzer.games.distance.rules import ALL_LETTERS, load_deck
+from analyzer.games.distance.rules import CARD_CLASSES, load_deck
 
 
 @lru_cache(maxsize=32)
-def _has_wild(deck_path):
-    return ALL_LETTERS in load_deck(deck_path, None).masks
+def _classes(deck_path, without):
+    """The classes of card (CARD_CLASSES) the deck holds."""
+    deck = load_deck(deck_path, None)
+    for dropped in without:
+        deck = deck.without(dropped)
+    return {CARD_CLASSES[c] for c in deck.classes()}
 
 
 def idle(rules, seats, n_players):
@@ -18,7 +22,8 @@ def idle(rules, seats, n_players):
     if mode != "chooser":
         out.append(("rules.chooser", f"no seat chooses the interval: interval = \"{mode}\""))
     # a player chooses the letter (declare) only when any letter may follow: after a wild start card
-    wild = _has_wild(rules["_deck_path"])
+    held = _classes(rules["_deck_path"], tuple(rules.get("_deck_without", ())))
+    wild = "wilds" in held
     for s, seat in enumerate(seats):
         p = seat.params
         if mode != "chooser" or s != rules["chooser"]:  # only the chooser's choose_interval reads them
@@ -33,4 +38,6 @@ def idle(rules, seats, n_players):
             out.append((f"seats.{s}.wild_reserve", f"only the conserve policy reads it, not {seat.policy}"))
         if not wild:
             out.append((f"seats.{s}.declare", "the deck has no wild, so no play lets a player choose the letter"))
+        if p.get("avoid", "none") not in held | {"none"}:
+            out.append((f"seats.{s}.avoid", f"the deck has no {p['avoid']}"))
     return out

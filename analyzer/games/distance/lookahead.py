@@ -19,15 +19,16 @@ search driver (analyzer/games/search: driver.lookahead) on The Distance's contra
 import numpy as np
 from numba import njit
 
-from analyzer.games.distance.engine import END_NONE, N_STREAMS_EXTRA, _setup, after_turn, begin, end_game
-from analyzer.games.distance import search_ops
+from analyzer.games.distance.engine import END_NONE, N_STREAMS_EXTRA, R_CHOICES, _setup, after_turn, begin, end_game
+from analyzer.games.distance import choices, search_ops
 from analyzer.games.distance.events import EV_TURN
 from analyzer.games.distance.policies import P_LOOKAHEAD, P_SEARCH
 from analyzer.games.distance.search_ops import (
     DECISION_WIDTH, MAXCAND, WIN_SCORE, act_out_of_line, new_look, play_turns_out_of_line)
 from analyzer.games.distance.state import (
-    C_TURN_CAP, N_PAR, O_HN, O_PAR, O_POL, PAR_BUDGET, PAR_C_MILLI, PAR_HORIZON, PAR_ROLLOUT, PAR_SAMPLES, S_DRY, S_END, S_N, S_NEED, S_TO_MOVE,
+    C_COUNT, C_TURN_CAP, N_PAR, O_HN, O_PAR, O_POL, PAR_BUDGET, PAR_C_MILLI, PAR_HORIZON, PAR_ROLLOUT, PAR_SAMPLES, S_DRY, S_END, S_N, S_NEED, S_TO_MOVE,
     S_TURNS, ST_SIZE, emit)
+from analyzer.games.layout import col
 from analyzer.games.search import specialise
 from analyzer.games.search.tree import new_tree
 from analyzer.rng import new_streams, reset_streams
@@ -87,6 +88,8 @@ def run_look(st, rates, rng, out, tr, on, sample, work, cand, sums, look, tree):
         else:
             best = search_lookahead(st, st[par + PAR_SAMPLES], st[par + PAR_HORIZON], np.int64(EDGE), rng, cand, sums,
                                     sample, work, look)
+        if st[C_COUNT]:  # (analyzer profile) the decision taken, as play_turns counts its seats'
+            choices.count_turn(st, seat, need, cand[best, 0], cand[best, 1], cand[best, 2], out, col(R_CHOICES, n))
         turn += 1
         acted = act_out_of_line(st, seat, need, turn, cand[best, 0], cand[best, 1], cand[best, 2], cand[best, 3],
                                 rates, rng, out, tr, on)

@@ -7,6 +7,8 @@ must play when it can (the rule); they differ in which legal play they choose:
 - greedy: the pitch class it holds most of, every card of it, and every wild (empties its hand fastest);
 - conserve: one card of the pitch class it holds most of; a wild only when no note fits; with
   wild_reserve cards or fewer in hand it plays like greedy, to go out.
+A seat told to avoid a class of card (restricted play, `avoid`: naturals, accidentals or wilds) makes its
+policy's choice among the plays that hold no card of that class, and as before when every play holds one.
 The letter it declares, where it has a choice (after a wild start card), follows `declare`:
 block_next (the next player then needs the letter the fewest unseen cards give: unseen = the deck
 minus the discard pile minus its own hand), easy_self (the letter it would need itself after everyone
@@ -16,9 +18,9 @@ import numpy as np
 from numba import njit
 
 from analyzer.games.distance.state import (
-    ALL, MAXK, N_PAR, NEED_ANY, O_CNT, O_DCNT, O_HN, O_NWILD, O_KMASK, O_KTOTAL, O_PAR, O_POL, O_SCR, O_SUPPLY, PAR_DECLARE,
-    PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP, WILD_LIST, fitting_list,
-    kinds_of, n_kinds_of)
+    ALL, CLASS_WILD, MAXK, N_PAR, NEED_ANY, NO_AVOID, O_CNT, O_DCNT, O_HN, O_NWILD, O_KCLASS, O_KMASK, O_KTOTAL, O_PAR,
+    O_POL, O_SCR, O_SUPPLY, PAR_AVOID, PAR_DECLARE, PAR_FIXED, PAR_INTERVAL, PAR_RESERVE, S_N, S_NKINDS, S_STEP,
+    WILD_LIST, fitting_list, kinds_of, n_kinds_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_CONSERVE = 0, 1, 2
@@ -114,8 +116,9 @@ def declare(st, seat, candidates, play_kind, notes, wilds, rng):
 
 
 @njit(cache=True)  # not inlined into every turn of every policy: compile time
-def random_play(st, seat, need, rng, wilds):
-    """The random policy's play: uniform over every legal (kind, notes, wilds, letter); wilds: held."""
+def random_play(st, seat, need, rng, wilds, avoid):
+    """The random policy's play: uniform over every legal (kind, notes, wilds, letter); wilds: held (0: none
+    played); avoid: a class of card (CLASS_...) whose kinds it leaves out, or NO_AVOID."""
     base = O_CNT + seat * MAXK
     fitting = fitting_list(need)
     # count every legal play: (kind, 1..count notes, 0..wilds wilds, letter) and wilds alone
@@ -124,7 +127,7 @@ def random_play(st, seat, need, rng, wilds):
         k = kinds_of(st, fitting, j)
         c = st[base + k]
         mask = st[O_KMASK + k]
-        if c > 0:
+        if c > 0 and st[O_KCLASS + k] != avoid:
             letters = popcount7(mask) if need == NEED_ANY else 1
             total += c * (wilds + 1) * letters
     wild_letters = 7 if need == NEED_ANY else 1
@@ -136,7 +139,7 @@ def random_play(st, seat, need, rng, wilds):
         k = kinds_of(st, fitting, i)
         c = st[base + k]
         mask = st[O_KMASK + k]
-        if c > 0:
+        if c > 0 and st[O_KCLASS + k] != avoid:
             letters = popcount7(mask) if need == NEED_ANY else 1
             size = c * (wilds + 1) * letters
             if j < size:
@@ -152,9 +155,53 @@ def random_play(st, seat, need, rng, wilds):
 
 
 @njit(cache=True, inline="always")
+def _policy_play(st, seat, need, rng, best, best_count, wilds):
+    """greedy's or conserve's play, given the fitting pitch class it holds most of (best, -1: none) and the wilds it
+    may play."""
+    all_in = st[O_POL + seat] == P_GREEDY or st[O_HN + seat] <= par(st, seat, PAR_RESERVE)
+    if best >= 0:
+        notes = best_count if all_in else 1
+        w = wilds if all_in else 0
+        candidates = st[O_KMASK + best] if need == NEED_ANY else (1 << need)
+    elif wilds > 0:
+        notes = 0
+        w = wilds if all_in else 1
+        candidates = ALL if need == NEED_ANY else (1 << need)
+    else:
+        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
+    # a needed letter leaves nothing to declare (the common case: skip declare's letter counting)
+    letter = need if need != NEED_ANY else declare(st, np.int64(seat), np.int64(candidates), np.int64(best),
+                                                   np.int64(notes), np.int64(w), rng)
+    return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
+
+
+@njit(cache=True)  # not inlined: only a seat with restricted play calls it
+def avoiding_play(st, seat, need, rng, avoid):
+    """choose_play for a seat that does not play a card of class `avoid` while it has another play: its policy's
+    choice among the plays without one; no play ((-1, 0, 0, -1), nothing drawn) when every play holds one."""
+    wilds = np.int64(0) if avoid == CLASS_WILD else st[O_NWILD + seat]
+    if st[O_POL + seat] == P_RANDOM:
+        return random_play(st, seat, need, rng, wilds, avoid)
+    base = O_CNT + seat * MAXK
+    best, best_count = -1, 0
+    fitting = fitting_list(need)
+    for j in range(n_kinds_of(st, fitting)):
+        k = kinds_of(st, fitting, j)
+        c = st[base + k]
+        if c > best_count and st[O_KCLASS + k] != avoid:
+            best, best_count = k, c
+    return _policy_play(st, seat, need, rng, best, best_count, wilds)
+
+
+@njit(cache=True, inline="always")
 def choose_play(st, seat, need, rng):
     """The seat's play for the needed letter: (kind of the notes or -1, notes, wilds, declared letter);
     notes + wilds == 0 means it holds nothing that fits."""
+    avoid = par(st, seat, PAR_AVOID)
+    if avoid != NO_AVOID:
+        kind, notes, w, letter = avoiding_play(st, np.int64(seat), need, rng, avoid)
+        if notes + w > 0:
+            return kind, notes, w, letter
     base = O_CNT + seat * MAXK
     policy = st[O_POL + seat]
     # wilds held, and the fitting pitch class held most of (ties: the first kind in the deck), looking
@@ -168,22 +215,8 @@ def choose_play(st, seat, need, rng):
         if c > best_count:
             best, best_count = k, c
     if policy == P_RANDOM:
-        return random_play(st, np.int64(seat), need, rng, np.int64(wilds))
-    all_in = policy == P_GREEDY or st[O_HN + seat] <= par(st, seat, PAR_RESERVE)
-    if best >= 0:
-        notes = best_count if all_in else 1
-        w = wilds if all_in else 0
-        candidates = st[O_KMASK + best] if need == NEED_ANY else (1 << need)
-    elif wilds > 0:
-        notes = 0
-        w = wilds if all_in else 1
-        candidates = ALL if need == NEED_ANY else (1 << need)
-    else:
-        return np.int64(-1), np.int64(0), np.int64(0), np.int64(-1)
-    # a needed letter leaves nothing to declare (the common case: skip declare's letter counting)
-    letter = need if need != NEED_ANY else declare(st, np.int64(seat), np.int64(candidates), np.int64(best), np.int64(notes),
-                                                              np.int64(w), rng)
-    return np.int64(best), np.int64(notes), np.int64(w), np.int64(letter)
+        return random_play(st, np.int64(seat), need, rng, np.int64(wilds), np.int64(NO_AVOID))
+    return _policy_play(st, seat, need, rng, best, best_count, wilds)
 
 
 @njit(cache=True)

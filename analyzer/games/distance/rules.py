@@ -26,6 +26,9 @@ MAX_CARDS = 256  # physical cards (the copies of every row)
 MAX_COPIES = 100  # of one kind
 MAX_NAME = 50  # characters of a kind's name
 DEFAULT_DECK = Path(__file__).parent / "data" / "musicards.csv"
+# the classes of card restricted play can name (Game.card_kinds; state.CLASS_... in this order): the cards of one
+# letter (the shipped deck's naturals, A..G), of two or more letters but not all (its sharps/flats, A#/Bb ..), wilds
+CARD_CLASSES = ("naturals", "accidentals", "wilds")
 
 SETTINGS = (
     Param("interval", "choice", "seconds",
@@ -67,6 +70,17 @@ class Deck:
     def card_kinds(self):
         """int64 array: the kind of every card id."""
         return np.repeat(np.arange(len(self.names), dtype=np.int64), self.copies)
+
+    def classes(self):
+        """The class of every kind (an index into CARD_CLASSES)."""
+        return tuple(card_class(m) for m in self.masks)
+
+    def without(self, card_class_name):
+        """The deck without the kinds of that class (CARD_CLASSES); the kinds left keep their order."""
+        drop = CARD_CLASSES.index(card_class_name)
+        keep = [k for k, c in enumerate(self.classes()) if c != drop]
+        return Deck(tuple(self.names[k] for k in keep), tuple(self.masks[k] for k in keep),
+                    tuple(self.copies[k] for k in keep), self.source)
 
     def card_names(self):
         """A person's name for every card id: the kind, and which copy (#1, #2, ...)."""
@@ -163,6 +177,37 @@ def resolve_rules(rules, n_players, source):
         raise ScenarioError(source, "rules.chooser", rules["chooser"], f"seats run from 0 to {n_players - 1}")
     rules["_deck_path"] = deck.source  # the deck file as resolved (encode loads it; not a setting)
     return rules
+
+
+def card_class(mask):
+    """A kind's class (an index into CARD_CLASSES) from its letters."""
+    if mask == ALL_LETTERS:
+        return 2
+    return 0 if mask & (mask - 1) == 0 else 1
+
+
+def rules_deck(rules):
+    """The deck the validated rules play: rules.deck_file's, less the class deck_without took out of it."""
+    deck = load_deck(rules["_deck_path"], None)
+    for dropped in rules.get("_deck_without", ()):
+        deck = deck.without(dropped)
+    return deck
+
+
+def deck_without(rules, card_class_name, n_players):
+    """Game.deck_without: the validated rules with the deck lacking every card of that class (rules['_deck_without'],
+    the classes taken out, which encode applies to rules.deck_file's deck: no setting names a class, and a deck file
+    would have to be written somewhere), or None when the deck left cannot be played: a letter no card gives, or too
+    few cards to deal (players x hand size + the start card)."""
+    deck = rules_deck(rules).without(card_class_name)
+    covered = 0
+    for m in deck.masks:
+        covered |= m
+    if covered != ALL_LETTERS or deck.size < n_players * rules["hand_size"] + 1:
+        return None
+    out = dict(rules)
+    out["_deck_without"] = tuple(rules.get("_deck_without", ())) + (card_class_name,)
+    return out
 
 
 def letter_names(mask):

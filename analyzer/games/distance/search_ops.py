@@ -18,9 +18,9 @@ from analyzer.games.distance.engine import END_NONE, act, after_turn, play_turns
 from analyzer.games.distance.events import END_WON
 from analyzer.games.distance.policies import DECLARE_BLOCK, P_GREEDY, choose_play
 from analyzer.games.distance.state import (
-    ALL, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, O_CNT, O_GAME, O_HAND, O_HN, O_KMASK, O_NWILD, O_PAR, O_POL,
-    O_STOCK, PAR_DECLARE, S_DRY, S_END, S_N, S_NEED, S_NSTOCK, S_POS, S_TO_MOVE, S_TURNS, ST_SIZE, add_to_hand,
-    fitting_list, kinds_of, n_kinds_of)
+    ALL, CLASS_WILD, C_COUNT, C_TURN_CAP, MAXC, MAXK, N_PAR, NEED_ANY, NO_AVOID, O_CNT, O_GAME, O_HAND, O_HN, O_KCLASS,
+    O_KMASK, O_NWILD, O_PAR, O_POL, O_STOCK, PAR_AVOID, PAR_DECLARE, S_DRY, S_END, S_N, S_NEED, S_NSTOCK, S_POS,
+    S_TO_MOVE, S_TURNS, ST_SIZE, add_to_hand, fitting_list, kinds_of, n_kinds_of)
 from analyzer.games.search.unseen import sort_first
 from analyzer.rng import DEAL, shuffle
 
@@ -99,7 +99,30 @@ def decisions(st, seat, rng, cand, look):
             for letter in range(7):
                 if (mask >> letter) & 1:
                     m = _add(cand, m, -1, 0, ww, letter)
+    avoid = st[O_PAR + seat * N_PAR + PAR_AVOID]
+    if avoid != NO_AVOID and not _holds_class(st, cand, 0, avoid):
+        m = _drop_class(st, cand, m, avoid)
     return m
+
+
+@njit(cache=True, inline="always")
+def _holds_class(st, cand, i, card_class):
+    """Whether the play cand[i] puts down a card of that class (state.CLASS_...)."""
+    return ((cand[i, 1] > 0 and st[O_KCLASS + cand[i, 0]] == card_class)
+            or (cand[i, 2] > 0 and card_class == CLASS_WILD))
+
+
+@njit(cache=True)
+def _drop_class(st, cand, m, card_class):
+    """Restricted play: the candidates without the plays that put down a card of that class (greedy's, first, has
+    none: choose_play honours the seat's avoid); returns how many are left."""
+    kept = 0
+    for i in range(m):
+        if not _holds_class(st, cand, i, card_class):
+            for x in range(DECISION_WIDTH):
+                cand[kept, x] = cand[i, x]
+            kept += 1
+    return kept
 
 
 @njit(cache=True)
@@ -120,10 +143,13 @@ def begin_search(root, seat, sample, work, look):
     for i in range(O_GAME):
         sample[i] = root[i]
         work[i] = root[i]
-    for s in range(n):
-        for pos in (sample, work):
+    for pos in (sample, work):
+        pos[C_COUNT] = 0  # (the playouts' decisions are not the game's)
+        for s in range(n):
             pos[O_POL + s] = P_GREEDY
             pos[O_PAR + s * N_PAR + PAR_DECLARE] = DECLARE_BLOCK
+            if s != seat:  # the seat knows its own restricted play (avoid), not the others'
+                pos[O_PAR + s * N_PAR + PAR_AVOID] = NO_AVOID
 
 
 @njit(cache=True)

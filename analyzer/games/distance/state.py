@@ -29,9 +29,13 @@ MAXC = 256  # cards in a deck
 MAXK = 32  # kinds of card
 ALL = 127  # the letter mask of a wild
 
-N_PAR = 9  # a seat's parameters, at O_PAR + seat * N_PAR (PAR_C_MILLI: the search's c, in thousandths):
-PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON, PAR_BUDGET, PAR_C_MILLI, PAR_ROLLOUT = (
-    range(N_PAR))
+N_PAR = 10  # a seat's parameters, at O_PAR + seat * N_PAR (PAR_C_MILLI: the search's c, in thousandths;
+# PAR_AVOID: restricted play, the class of card (CLASS_...) it does not play while it has another play, NO_AVOID: none)
+(PAR_DECLARE, PAR_INTERVAL, PAR_FIXED, PAR_RESERVE, PAR_SAMPLES, PAR_HORIZON, PAR_BUDGET, PAR_C_MILLI, PAR_ROLLOUT,
+ PAR_AVOID) = range(N_PAR)
+# the classes of card restricted play names (rules.CARD_CLASSES, in this order): one letter, two or more, every letter
+CLASS_NATURAL, CLASS_ACCIDENTAL, CLASS_WILD = 0, 1, 2
+NO_AVOID = -1
 WILD_LIST = 7  # the list of the wild kinds in O_LKINDS (lists 0..6: the kinds that give each letter)
 ANY_LIST = 8  # the list of every kind but the wilds
 MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
@@ -76,6 +80,9 @@ STATE = Layout("The Distance's state", [
      "a play for it when it has a card under them"),
     ("O_LTHREE", 7 * PACK_FITTING, "per letter, the kinds (not wilds) that give it, in deck order, PAD_KIND after "
      "them: greedy_turns compares their counts without a loop"),
+    ("O_KCLASS", MAXK, "the class of each kind of card (CLASS_NATURAL, CLASS_ACCIDENTAL, CLASS_WILD: restricted play)"),
+    ("C_COUNT", 1, "1: count the decisions (rules count_choices, analyzer profile: choices.py); greedy_turns then "
+     "does not play"),
     # the game, reset by init_state
     ("O_GAME", 0, "where the game starts"),
     ("O_HAND", MAXP * MAXC, "card ids, seat s's hand at O_HAND + s * MAXC (kept when S_IDS is set)"),
