@@ -225,8 +225,12 @@ def test_a_seat_told_to_avoid_a_division_plays_it_only_when_it_holds_nothing_els
 ])
 def test_a_searching_seat_honours_its_avoid(n, specs):
     enc = GAME.encode(GAME.validate_rules({"target": 14}, n, "test"), _seats(specs))
-    for game in range(2):
-        _check_avoid(play_traced(enc, 3, game)[0], 0, "Band")
+    plays = 0
+    for game in range(10):
+        events = play_traced(enc, 3, game)[0]
+        _check_avoid(events, 0, "Band")
+        plays += sum(e["seat"] == 0 for e in of_type(events, "play"))
+    assert plays > 50
 
 
 def _avoid_table(tmp_path, avoid):
