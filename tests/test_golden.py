@@ -53,7 +53,7 @@ def _actual(raw):
     added = len(added_columns(game, sc.players))
     cols = len(game.columns(sc.players))
     old = np.ascontiguousarray(out[:, :cols - added])
-    new = np.ascontiguousarray(out[:, cols - added:])
+    new = np.ascontiguousarray(out[:, cols - added:cols - sum(len(m.columns(0)) for m in game.metrics if type(m).__name__ == "Choices")])  # (0 off the profile)
     return hashlib.sha256(old.tobytes()).hexdigest(), hashlib.sha256(new.tobytes()).hexdigest() if added else None, events
 
 
