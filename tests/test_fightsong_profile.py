@@ -84,7 +84,6 @@ def _battle_state(stack_kinds):
     Song card whose upper-left corner alone scores for Band and Fans cards (Band/Woodwind: 3 for a Woodwind, 2 for
     another Band card; the others Cheer/Spotter, bonus Cheer)."""
     score = np.concatenate([BOARD, _board([BW, "Cheer/Spotter", "Cheer/Spotter", "Cheer/Spotter"], "Cheer")])
-    how = np.zeros_like(score)
     gtab = P.greedy_table(score, score[:1].sum(axis=(0, 1)), score.sum(axis=2))
     gp_kind = np.array([KIND[k] for k in stack_kinds], dtype=np.int64)
     st = np.zeros(ST_SIZE, dtype=np.int64)
@@ -92,7 +91,7 @@ def _battle_state(stack_kinds):
     rg[:len(stack_kinds)] = np.arange(len(stack_kinds))
     st[S_SIZE + STK_GP], st[S_BASE + STK_FS], st[S_SIZE + STK_FS] = len(stack_kinds), len(stack_kinds), 1
     st[S_TOP + STK_GP], st[S_LEFT] = 0, 0
-    return st, rg, gp_kind, gtab, score, how
+    return st, rg, gp_kind, gtab, score
 
 
 @pytest.mark.parametrize("stack, real", [
@@ -104,7 +103,7 @@ def _battle_state(stack_kinds):
     ([FP, FS_, FP, FS_, FP, FS_], 0),  # Fans cards score nothing there: a tie against either
 ])
 def test_a_battle_has_two_options_and_is_real_when_the_first_fight_song_hand_would_end_otherwise(stack, real):
-    st, rg, gp_kind, gtab, score, _ = _battle_state(stack)
+    st, rg, gp_kind, gtab, score = _battle_state(stack)
     CH.count_battle(st, rg, gp_kind, gtab, score, 1, 1)
     assert tuple(st[O_CHOICES + 4:O_CHOICES + 8]) == (1, 2, 0, real)
     assert not st[O_CHOICES:O_CHOICES + 4].any()

@@ -27,10 +27,11 @@ from analyzer.games.fightsong.memory import (
 from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, P_SEARCH, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
-    MAXP, O_AVOID, O_CHOICES, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
-    O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND, RS_FS_PART,
-    RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_COUNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF,
-    S_SIZE, S_TOP, clear_hand, emit, hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
+    MAXP, O_AVOID, O_CHOICES, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA,
+    O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT,
+    RS_FS_KIND, RS_FS_PART, RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK,
+    S_BASE, S_CNT, S_COUNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit, hand_add,
+    hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks

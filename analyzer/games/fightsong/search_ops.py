@@ -27,7 +27,7 @@ from analyzer.games.fightsong.memory import popcount
 from analyzer.games.fightsong.policies import PB_HORIZON, PB_OTHERS, PB_READ, allowed_held, decide
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, N_RESUME, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
+    N_RESUME, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
     RS_PENDING, RS_PLAY, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, clear_hand, hand_add, hand_remove_kind,
     hn_at, team_of)
 from analyzer.games.layout import Layout
