@@ -2,7 +2,8 @@
 teams of partners with 4 players, everyone alone with 2 or 3; Fight Song rounds for extra points."""
 import numpy as np
 
-from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
+from analyzer.games.base import (
+    CardPower, Choices, Game, Histogram, Param, PerSeat, Policy, Ratio, avoid_param, drama_metrics)
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import idle as I
 from analyzer.games.fightsong import kernels as K
@@ -20,6 +21,11 @@ def _battle(default):
                  "'random'", choices=P.BATTLE_CHOICES)
 
 
+# restricted play (`analyzer profile`): a seat can be told not to play one division's cards (the outer color, which
+# scores 2 of a corner's 3 points and the Bonus Corner's 1), while it holds a card of another
+AVOID = avoid_param(R.DIVISIONS, "card (a division: its outer color)")
+
+
 def _read_plays():
     return Param("read_plays", "bool", True, "read every other player's plays as greedy's (the playouts' model): a "
                  "card left in her hand is none of the kinds greedy would have played instead; a play greedy could "
@@ -28,11 +34,11 @@ def _read_plays():
 
 POLICIES = (
     Policy("random", P.P_RANDOM, "a uniformly random card of its hand on a uniformly random free corner",
-           (_battle("random"),)),
+           (_battle("random"), AVOID)),
     Policy("greedy", P.P_GREEDY,
            "the card and free corner that score the most now; ties: play the least versatile card (keep those "
            "that score well on many corners), then take the corner worth least to the other cards",
-           (_battle("leader"),)),
+           (_battle("leader"), AVOID)),
     Policy("team", P.P_TEAM,
            "its score now plus partner_weight x what its partner, still to play this hand, can expect to score "
            "on the corners left, minus opponent_weight x what each opponent still to play can (2 players: plus "
@@ -43,12 +49,12 @@ POLICIES = (
             Param("opponent_weight", "float", 1.0,
                   "weight of what each opponent still to play this hand can score (1 with partner_weight 1: the "
                   "expected margin)", 0.0, 3.0),
-            _battle("leader"))),
+            _battle("leader"), AVOID)),
     Policy("blocker", P.P_BLOCKER,
            "greedy minus block_weight x the expected best score of the next opponent to play this hand on the "
            "corners left: it takes, or spoils with a weak card, the corners that opponent could use best",
            (Param("block_weight", "float", 1.0, "weight of the next opponent's expected best score", 0.0, 3.0),
-            _battle("leader"))),
+            _battle("leader"), AVOID)),
     Policy("lookahead", P.P_LOOKAHEAD,
            "Monte Carlo, at each play of a regular or Fight Song hand: each candidate play (greedy's, team's, the best "
            "card for each free corner, the best corner for each kind held) is tried on `samples` redeals of the cards "
@@ -61,7 +67,7 @@ POLICIES = (
             Param("horizon", "int", 1, "hands each playout runs, counting the current one (0 = to the end of the "
                   "game); an unfinished playout scores its team's total minus the best other team's", 0, 1000),
             _read_plays(),
-            _battle("leader"))),
+            _battle("leader"), AVOID)),
     Policy("search", P.P_SEARCH,
            "information-set Monte Carlo tree search (docs/fightsong.md, \"search\"): each of `budget` iterations "
            "redeals the cards it does not know (as lookahead, from what it has seen), walks one tree of its own and "
@@ -78,7 +84,7 @@ POLICIES = (
                   "(greedy's alone, as in the rollouts) or 'candidates' (the lookahead's candidates, as for its own)",
                   choices=P.OTHERS_CHOICES),
             _read_plays(),
-            _battle("leader"))),
+            _battle("leader"), AVOID)),
 )
 
 
@@ -108,6 +114,10 @@ def encode(rules, seats):
         rules["max_hands"]
     arr[E.R_HCAP] = hcap
     arr[E.R_DEALER] = E.DEALER_ROTATING if rules["dealer"] == "rotating" else E.DEALER_FIXED
+    arr[E.R_COUNT] = bool(rules.get("count_choices", False))  # (set by the profile, never by a scenario)
+    for i, s in enumerate(seats):
+        avoid = s.params.get("avoid", "none")
+        arr[E.R_AVOID + i] = 0 if avoid == "none" else 1 + R.DIVISIONS.index(avoid)
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, P.N_PAR), dtype=np.float64)
     for i, s in enumerate(seats):
@@ -195,8 +205,19 @@ GAME = Game(
         *drama_metrics("hands"),
         CardPower("Division mix of the opening hand", E.POWER,
                   help="the cards of the seat's most-held division (Band, Cheer or Fans) among its dealt cards"),
+        Choices("Plays", E.CHOICE_KINDS[0][1],
+                "a card played on a corner, in a regular or a Fight Song hand; options: the kinds of card held x the "
+                "free corners (two copies of a kind are one option); real: the best option scores strictly more "
+                "points now than every other (greedy's evaluation, margin 0 points)"),
+        Choices("Battles", E.CHOICE_KINDS[1][1],
+                "3 players, one player alone starts a Fight Song round and picks the opponent she battles; options: "
+                "the two other players (never forced); real: the round's first Fight Song hand, dealt from the "
+                "stacks as they lie and played greedily by both, would end differently (her point, a tie, or none) "
+                "against one than against the other"),
     ),
     score=("score_", 1),
+    card_kinds=R.DIVISIONS,
+    deck_without=R.deck_without,
     default_policy="greedy",
     docs="docs/fightsong.md",
     idle=I.idle,

@@ -15,6 +15,8 @@ import numpy as np
 from numba import njit
 
 from analyzer.games import drama
+from analyzer.games.base import CHOICE_COUNTS
+from analyzer.games.fightsong.choices import count_battle, count_play
 from analyzer.games.fightsong.events import (
     DEAL_FS, DEAL_FS_EXTRA, DEAL_REFILL, DEAL_START, END_ALONE, END_HIGHEST, END_SHARED, END_STALL, END_TIEBREAK,
     EV_BATTLE, EV_DEAL, EV_DECK, EV_END, EV_FS_END, EV_FS_HAND, EV_FS_ROUND, EV_FS_SCORE, EV_HAND, EV_PLAY, EV_RECORD,
@@ -25,10 +27,11 @@ from analyzer.games.fightsong.memory import (
 from analyzer.games.fightsong.policies import P_LOOKAHEAD, P_SCRIPT, P_SEARCH, PB_BATTLE, choose_battle, decide
 from analyzer.games.fightsong.rules import FS_DEAL, FS_EXTRA, FS_MAX_HANDS, HOW_BONUS, HOW_INNER, N_CORNERS
 from analyzer.games.fightsong.state import (
-    MAXP, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
-    O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND, RS_FS_PART,
-    RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF,
-    S_SIZE, S_TOP, clear_hand, emit, hand_add, hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
+    MAXP, O_AVOID, O_CHOICES, O_DRAMA, O_PL, O_PLC, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCARD, O_TCROSS, O_TEXTRA,
+    O_TPEND, O_TPTS, O_TSC, O_TSEAT, O_XSNAP, RESUME_FS, RESUME_HAND, RS_BOARD, RS_END, RS_FS_HAND, RS_FS_INIT,
+    RS_FS_KIND, RS_FS_PART, RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK,
+    S_BASE, S_CNT, S_COUNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit, hand_add,
+    hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
@@ -45,6 +48,9 @@ RULES = Layout("Fight Song's rules array", [
     ("R_STACKED", 1, "1 (tests only): play the stacks in the orders given, without the opening shuffle"),
     ("R_HCAP", 1, "the room for a hand's cards (hand arrays)"),
     ("R_DEALER", 1, "DEALER_FIXED or DEALER_ROTATING"),
+    ("R_COUNT", 1, "1: count the decisions (base.Choices, `analyzer profile`: rules['count_choices'])"),
+    ("R_AVOID", MAXP, "per seat: the division it does not play while it holds another card (its `avoid`): 0 none, "
+                      "1 + division"),
 ], size_name="N_RULES")
 RULES.define(globals())
 DEALER_FIXED, DEALER_ROTATING = 0, 1  # R_DEALER
@@ -76,6 +82,11 @@ def n_teams(n):
 # division it has; one 0/1 column per category and seat
 POWER = (("at most three of any one division", "open_div3_"), ("four of one division", "open_div4_"),
          ("five or more of one division", "open_div5_"))
+
+# the decision kinds (base.Choices, `analyzer profile`), as choices.py counts them: (label, column prefix)
+CHOICE_KINDS = (("Plays", "ch_play_"), ("Battles", "ch_battle_"))
+CHOICE_COLUMNS = tuple(prefix + k for _, prefix in CHOICE_KINDS for k in CHOICE_COUNTS)
+N_CHOICES = len(CHOICE_COLUMNS)  # (as O_CHOICES holds them)
 
 # The result row (docs/fightsong.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
 # col(R_..., n, t) is its column with n players in t teams. The drama and card-power columns come last
@@ -113,6 +124,7 @@ ROW = Row("Fight Song's result row", [
     ("R_REFILLS", "refills", 1, ""),
     ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
     ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+    ("R_CHOICES", CHOICE_COLUMNS, 1, "with R_COUNT: the plays' and the battles' decision counts (choices.py)"),
 ])
 ROW.define(globals())
 
@@ -208,6 +220,8 @@ def play_board(st, hand, tab, rng, tr, on, board, layer, nplays, look=None, resu
         observe_board(look, st, hand, board, layer, nplays)
     for j in range(first, nplays):
         seat = st[O_SEQ + j]
+        if resume is None and st[S_COUNT] != 0:  # (`analyzer profile`; a search's runs count nothing)
+            count_play(st, score, board, layer, seat)
         if resume is not None and resume[RS_MOVE] >= 0:  # the search's decision
             kind, corner = resume[RS_MOVE] >> 2, resume[RS_MOVE] & 3
             resume[RS_MOVE] = -1
@@ -531,6 +545,8 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                     chooser = 0
                     while not (init_mask >> chooser) & 1:
                         chooser += 1
+                    if resume is None and st[S_COUNT] != 0:  # (before the round's cards are dealt)
+                        count_battle(st, rg, cfg.tables.gp_kind, cfg.tables.gtab, cfg.tables.score, n_act, chooser)
                     opponent = choose_battle(st, pol, par, rng, chooser)
                     rule = -1 if pol[chooser] == P_SCRIPT else np.int64(par[chooser, PB_BATTLE])
                     if on:
@@ -718,6 +734,9 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
             init_state(st, rg, cfg.order_gp, cfg.order_act, cfg.order_fs, n)
             if rules[R_STACKED] == 0:
                 shuffle_stacks(st, rg, rng)
+            st[S_COUNT] = rules[R_COUNT]
+            for s in range(n):
+                st[O_AVOID + s] = rules[R_AVOID + s]
         row = out[i]
         if resume is None:
             begin(st, rg, hand, cfg, row, tr, on)
@@ -762,6 +781,9 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
             resume[RS_WIN_MASK] = win_mask
         else:
             written = result_row(st, rules, row, end, win_mask, tr, on)
+            if st[S_COUNT] != 0:
+                for k in range(N_CHOICES):
+                    row[col(R_CHOICES, n, n_teams(n)) + k] = st[O_CHOICES + k]
     return written
 
 

@@ -278,8 +278,11 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
 
 def greedy_fast(cfg):
     """True if greedy_block may play this configuration's games: every seat greedy (the batch is untraced, and a
-    lookahead or search seat has its own kernel)."""
-    return bool((cfg.tables.pol == P_GREEDY).all())
+    lookahead or search seat has its own kernel), no seat told to avoid a division and no decisions counted (the
+    profile's: engine.run does both)."""
+    n = int(cfg.rules[E.R_PLAYERS])
+    return bool((cfg.tables.pol == P_GREEDY).all()) and cfg.rules[E.R_COUNT] == 0 \
+        and not cfg.rules[E.R_AVOID:E.R_AVOID + n].any()
 
 
 def play_block(seed, first_game, lo, hi, cfg, out):

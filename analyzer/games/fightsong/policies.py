@@ -17,7 +17,7 @@ from numba import njit
 
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, O_HM, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_FREE, S_N, hc_at, hn_at, team_of)
+    MAXP, O_AVOID, O_HM, O_MOVES, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, O_UNSEEN, S_FREE, S_N, hc_at, hn_at, team_of)
 from analyzer.rng import below
 
 P_RANDOM, P_GREEDY, P_TEAM, P_BLOCKER, P_SCRIPT = 0, 1, 2, 3, 4  # P_SCRIPT: tests only
@@ -135,6 +135,22 @@ def likeliest_corner(st, score, board, corners):
     return best_c
 
 
+DIVISION_KINDS = 7  # the kinds of division 0 as bits (a kind's division is kind // 3); division d: << 3d
+
+
+@njit(cache=True, inline="always")
+def allowed_held(st, layer, seat):
+    """The kinds seat may play from its hand of `layer` (bits): every kind it holds, less those of the division it
+    avoids (O_AVOID, restricted play) while it holds a card of another."""
+    held = st[O_HM + layer * MAXP + seat]
+    avoid = st[O_AVOID + seat]
+    if avoid != 0:
+        rest = held & ~(DIVISION_KINDS << (3 * (avoid - 1)))
+        if rest != 0:
+            return rest
+    return held
+
+
 @njit(cache=True, inline="always")
 def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng, board, layer, seat, j, nplays):
     """The (kind, corner) seat plays as play j of the board's nplays (st[O_SEQ..] holds who plays)."""
@@ -145,11 +161,26 @@ def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng
         if mv >= 0:
             return mv // 4, mv % 4
         p = P_GREEDY
+    may = allowed_held(st, layer, seat)  # (restricted play; every kind held when the seat avoids none)
     if p == P_GREEDY:
-        mv = gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]]
+        mv = gtab[board, st[S_FREE], may]
         return np.int64(mv >> 2), np.int64(mv & 3)
-    if p == P_RANDOM:  # uniform over the cards held, then uniform over the free corners
-        slot = below(rng, 1 + seat, st[hn_at(layer, seat)])
+    if p == P_RANDOM:  # uniform over the cards held (it may play), then uniform over the free corners
+        if may == st[O_HM + layer * MAXP + seat]:
+            slot = below(rng, 1 + seat, st[hn_at(layer, seat)])
+        else:
+            n_may = 0
+            for k in range(N_KINDS):
+                if (may >> k) & 1:
+                    n_may += st[hc_at(layer, seat, k)]
+            r = below(rng, 1 + seat, n_may)
+            slot = 0
+            while True:
+                if (may >> gp_kind[hand[layer, seat, slot]]) & 1:
+                    if r == 0:
+                        break
+                    r -= 1
+                slot += 1
         kind = gp_kind[hand[layer, seat, slot]]
         n_free = 0
         for c in range(N_CORNERS):
@@ -201,7 +232,7 @@ def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng
                     break
             left &= ~(1 << likeliest_corner(st, score, board, left))
         for k in range(N_KINDS):
-            if st[hc_at(layer, seat, k)] == 0:
+            if not (may >> k) & 1:
                 continue
             v = score[board, c, k] + adj
             if own_left > 0 and p == P_TEAM:  # its own second card (known) on the corners left then

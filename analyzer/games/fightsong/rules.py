@@ -15,10 +15,12 @@ The real card list is not published: the shipped file data/default.toml was gene
 """
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import re
 import stat
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -360,6 +362,42 @@ def max_hand(rules):
 
 def deck_of(rules):
     return load_deck(resolve_deck_path(rules["deck_file"], ""))
+
+
+def deck_text(deck: Deck, without_division=-1):
+    """A deck file's text for `deck` (its Game Play kinds in file order and copies, its boards as they are), less the
+    Game Play cards of division without_division (-1: none)."""
+    lines = ["[game_play]"]
+    for k in deck.gp_order:
+        if k // 3 != without_division:
+            lines.append(f"\"{kind_name(k)}\" = {deck.kind_copies[k]}")
+    boards = [("activity", cid) for cid in deck.act_ids] + [("fight_song", cid) for cid in deck.fs_ids]
+    for b, (section, cid) in enumerate(boards):
+        corners = ", ".join(f"\"{corner_name(*deck.corners[b, c])}\"" for c in range(N_CORNERS))
+        lines += [f"[[{section}]]", f"id = {toml_value(cid)}", f"corners = [{corners}]",
+                  f"bonus = \"{DIVISIONS[deck.bonus[b]]}\""]
+    return "\n".join(lines) + "\n"
+
+
+DERIVED_DECKS = Path(tempfile.gettempdir()) / "analyzer-fightsong-decks"  # deck_without's files
+
+
+def deck_without(rules, division, n_players):
+    """Restricted play's deck without a division (`analyzer profile`): these rules with a deck file whose Game Play
+    cards of that division are gone, its Activity and Fight Song cards as they are. The settings name a deck only
+    by its file, so the file is written (once: named by its content) in DERIVED_DECKS. None if the cards left
+    cannot deal the hands (resolve_rules refuses them)."""
+    text = deck_text(deck_of(rules), DIVISIONS.index(division))
+    path = DERIVED_DECKS / f"{hashlib.sha256(text.encode()).hexdigest()[:20]}.toml"
+    if not path.is_file():
+        DERIVED_DECKS.mkdir(parents=True, exist_ok=True)
+        part = path.with_suffix(f".{os.getpid()}.part")
+        part.write_text(text)
+        os.replace(part, path)  # (whole or not at all, whoever writes it too)
+    try:
+        return resolve_rules({**rules, "deck_file": str(path)}, n_players, f"(the deck without {division})")
+    except ScenarioError:
+        return None
 
 
 # --- the default deck: generated once, stored in data/default.toml --------------------------------

@@ -24,10 +24,10 @@ from numba import njit
 from analyzer.games.fightsong.engine import R_TARGET, run
 from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.memory import popcount
-from analyzer.games.fightsong.policies import PB_HORIZON, PB_OTHERS, PB_READ, decide
+from analyzer.games.fightsong.policies import PB_HORIZON, PB_OTHERS, PB_READ, allowed_held, decide
 from analyzer.games.fightsong.rules import N_CORNERS, N_KINDS
 from analyzer.games.fightsong.state import (
-    MAXP, N_RESUME, O_HM, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
+    N_RESUME, O_PL, O_PLC, O_SEQ, O_TCARD, O_TEXTRA, O_TPTS, RESUME_HAND, RS_BOARD, RS_END, RS_MOVE, RS_NPLAYS, RS_PAUSE,
     RS_PENDING, RS_PLAY, RS_STOP, RS_WIN_MASK, S_BASE, S_CNT, S_FREE, S_HANDS, S_N, S_SIZE, S_TOP, clear_hand, hand_add, hand_remove_kind,
     hn_at, team_of)
 from analyzer.games.layout import Layout
@@ -100,7 +100,7 @@ def _candidates(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tp
     """Greedy's play, the team policy's, for each free corner the card greedy would put there, and for each kind of
     card seat holds the corner greedy would put it on (duplicates dropped), into cand; returns how many."""
     free = st[S_FREE]
-    held = st[O_HM + layer * MAXP + seat]
+    held = allowed_held(st, layer, seat)  # (restricted play: the kinds it may play)
     mv = np.int64(gtab[board, free, held])
     m = _add(cand, 0, mv >> 2, mv & 3)
     kind, corner = decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, tpol, tpar, rng, board, layer, seat,
@@ -130,7 +130,7 @@ def decisions(pos, seat, rng, cand, look):
     searcher = look.tree_search[1]
     greedy_other = look.tree_search[0] != 0 and seat != searcher and look.par[searcher, PB_OTHERS] == 0.0
     if greedy_other or (j == nplays - 1 and layer == 0 and np.int64(look.par[seat, PB_HORIZON]) == 1):
-        mv = np.int64(tab.gtab[board, st[S_FREE], st[O_HM + layer * MAXP + seat]])
+        mv = np.int64(tab.gtab[board, st[S_FREE], allowed_held(st, layer, seat)])
         return _add(cand, 0, mv >> 2, mv & 3)
     return _candidates(st, pos.hand, tab.gp_kind, tab.score, tab.vers, tab.cval, tab.gtab, tab.lf, tab.deck_k,
                        look.tpol, look.tpar, rng, board, layer, seat, j, nplays, cand)

@@ -61,6 +61,12 @@ STATE = Layout("Fight Song's state", [
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): per team, its score"),
     ("O_FSEQ", MAXP, "per seat, the greedy fast path's Fight Song hand (fast.py): its kinds in the order dealt, "
                      "FSEQ_BITS bits a card, the first dealt lowest (its size in O_HN, layer 1)"),
+    # `analyzer profile` (issue 32): copied from the rules array at each game's start (engine.run)
+    ("S_COUNT", 1, "1: count the decisions (base.Choices): the rules' R_COUNT"),
+    ("O_AVOID", MAXP, "per seat: the division it does not play while it holds another card (restricted play): "
+                      "0 none, 1 + division"),
+    ("O_CHOICES", 8, "with S_COUNT: the plays, then the battles counted: decisions, options, single-option, real "
+                     "(base.CHOICE_COUNTS; choices.py)"),
 ], size_name="ST_SIZE")
 STATE.define(globals())
 FSEQ_BITS = 4  # a kind (0..N_KINDS - 1) in O_FSEQ: a Fight Song hand holds at most FS_DEAL cards, 16 fit a word
