@@ -64,6 +64,7 @@ class ProfileResult:
     kingmaker_seats: list | None = None  # [(seat, (share, low, high))]
     cards: list = field(default_factory=list)  # cards.CardRow
     cards_note: str = ""
+    full_deck: tuple | None = None  # (mean length, first seat's win share) of restricted play's unrestricted games
     dominance: object = None  # checks.Check
     dominance_edges: dict | None = None
     stopped_by: int | None = None
@@ -178,8 +179,8 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
         res.kingmaker = K.kingmaker(res.kingmaker_seats, spec.thresholds["kingmaker"])
         if C.restrictable(game, first.seats):
             log(f"  restricted play: {len(game.card_kinds)} kinds x {players} seats x {spec.card_deals:,} deals")
-            res.cards = stage("restricted play", lambda: _restricted(game, sc, first.seats, players, teams, spec,
-                                                                     rows_of))
+            res.cards = stage("restricted play", lambda: _restricted(res, game, sc, first.seats, players, teams,
+                                                                     spec, rows_of))
         else:
             res.cards_note = (f"{game.title} declares no card kinds for restricted play yet" if not game.card_kinds
                               else f"the level's policy ({first.seats[0].policy}) cannot be told to avoid a card")
@@ -245,9 +246,10 @@ def _kingmaking(game, seats, players, side, spec, rows_of):
     return out
 
 
-def _restricted(game, sc, seats, players, teams, spec, rows_of):
+def _restricted(res, game, sc, seats, players, teams, spec, rows_of):
     base_rows = rows_of("restricted play", seats, spec.card_deals)[0]
     base = L.win_credit(base_rows, players)
+    res.full_deck = C.deck_figures(base_rows, players, teams)  # (beside the decks without a kind)
     out = []
     for kind in game.card_kinds:
         told = C.restricted_seats(game, seats, 0, kind)

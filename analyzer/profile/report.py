@@ -150,7 +150,7 @@ def body(res, out):
                             f"Restricted play at {lit(res.levels[0].label)}: each seat in turn may not play the kind "
                             f"while it has another legal option, on the same {res.cards[0].deals:,} deals as the same "
                             f"seat free to; the loss is paired deal by deal and averaged over the seats. Most "
-                            f"decisive first."))
+                            f"decisive first." + _full_deck_words(res)))
     else:
         blocks.append(Text(f"No restricted play: {lit(res.cards_note or 'not played')}."))
     power = res.levels[0].power if res.levels else []
@@ -184,6 +184,14 @@ def body(res, out):
     return blocks
 
 
+def _full_deck_words(res):
+    if res.full_deck is None or not any(r.deck_length for r in res.cards):
+        return ""
+    length, first = res.full_deck
+    return (f" With the full deck, on the same deals: length {length[0]:.1f}, the first seat (team) wins "
+            f"{_ci(first, '{:.1f}%')}.")
+
+
 def csv_rows(res):
     rows = []
     for lv in res.levels:
@@ -203,6 +211,10 @@ def csv_rows(res):
     for c in res.checks():
         if c.figure is not None:
             rows.append([f"check.{c.key}", level, *c.figure, ""])
+    if res.full_deck is not None:
+        rows.append(["card.full_deck.length", level, *res.full_deck[0], res.cards[0].deals if res.cards else ""])
+        rows.append(["card.full_deck.first_share", level, *(100 * x for x in res.full_deck[1]),
+                     res.cards[0].deals if res.cards else ""])
     for r in res.cards:
         rows.append([f"card.{r.kind}.impact", level, *r.impact, r.deals])
         if r.deck_length:
