@@ -27,8 +27,8 @@ bytes, every seat decides in play from the probability table (`engine.decide`): 
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import (FIELD, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, TH_CHALLENGE_BELOW,
-                                         TH_COMPARE,
+from analyzer.games.noize.engine import (FIELD, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD,
+                                         TH_CHALLENGE_BELOW, TH_COMPARE,
                                          THRESHOLD_DEFAULTS, count_bits, first_hands, hand_index, threshold_move)
 
 MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)

@@ -179,7 +179,8 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
                     np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
     look = Look(rules, geometry_of(rules, D, width), table, moves_flat, first_hand, threshold_par, threshold_pol,
                 np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
-                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64), avoid)
+                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64),
+                avoid)
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
               look, new_tree(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search
