@@ -84,8 +84,12 @@ def encode(rules, seats):
             # (avoid: 0 none, 1 + the instrument)
             par[i, E.P_AVOID if p.name == AVOID else j] = p.choices.index(v) if p.kind == "choice" else float(v)
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
-    # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
-    actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
+    if arr[E.R_COUNT]:
+        # every seat decides in play from `table` (the very moves the table holds: tests/test_noize_actions.py),
+        # where the decisions are counted: the looked-up moves' path never tests for counting
+        actions, seat_rows, first = A.scalar_only(n)
+    else:  # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
+        actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
     return arr, deck, pol, par, table, actions, seat_rows, first
 
 

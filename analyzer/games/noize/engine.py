@@ -515,7 +515,8 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
              table, rng, moves, out, c_bluff, trace, ne, trace_on, hand_over, count_at):
     """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
     seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting). count_at >= 0:
-    each decision is counted into the choices columns from out[count_at] (count_choices); -1: not counted.
+    each decision is counted into the choices columns from out[count_at] (count_choices; then no seat has a
+    table row, so the counting is off the looked-up moves' path); -1: not counted.
 
     hand_over: None (the default kernels: numba drops the branch), or anything else: then the bidding stops
     before a P_LOOKAHEAD or P_SEARCH seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
@@ -525,19 +526,21 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
             if pol[seat] == P_LOOKAHEAD or pol[seat] == P_SEARCH:
                 return cur, bidder, seat, bids, ne, True
         if seat_rows[seat] >= 0:
-            # one load; a bid above the row (more cards than are in play) is challenged
+            # one load; a bid above the row (more cards than are in play) is challenged. (A seat with a table row
+            # avoids nothing, and no game that counts has a table: encode)
             key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
             kind = BID_PLAIN
-            if key >= 0:  # (a seat with a table row avoids nothing: actions.py)
+            if key >= 0:
                 key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng, -1)
-        elif pol[seat] == P_SCRIPT:
-            key = np.int64(par[seat, moves[seat]])
-            kind = BID_PLAIN
-            moves[seat] += 1
         else:
-            key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
-        if count_at >= 0:
-            count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
+            if pol[seat] == P_SCRIPT:
+                key = np.int64(par[seat, moves[seat]])
+                kind = BID_PLAIN
+                moves[seat] += 1
+            else:
+                key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
+            if count_at >= 0:
+                count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
         if key < 0:
             return cur, bidder, seat, bids, ne, False
         cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on)
@@ -687,10 +690,10 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     start = rules[R_START]
     D = deck.shape[0]
     geometry = geometry_of(rules, D, width)
-    # every seat looks its moves up and none bluffs (and no decision is counted): bidding is _plain_bidding's
-    # chain of loads, and needs no hand counted per card type (cnt)
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and needs no hand
+    # counted per card type (cnt). (A game that counts decisions has no table: encode.)
     count_at = col(R_CHOICES, n) if rules[R_COUNT] != 0 else -1
-    plain = count_at < 0
+    plain = True
     for p in range(n):
         if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
             plain = False
