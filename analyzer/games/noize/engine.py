@@ -53,9 +53,9 @@ N_PARAMS = 5
 THRESHOLD_DEFAULTS = (0.5, 0.1, 2.0, 1.0, 0.0)
 
 # card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
-# seat, after the drama columns; both come last. While the game plays, the drama is a few locals
-# (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama block is
-# unpacked into the row's last columns (no scratch array) for drama.finish.
+# seat, after the drama columns; both come last but for the choices columns. While the game plays, the drama is a
+# few locals (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama
+# block is unpacked into the last columns before the choices (no scratch array) for drama.finish.
 POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
          ("two or more Groupies", "open_groupie2_"))
 N_POWER = len(POWER)
@@ -73,7 +73,8 @@ CH_N, CH_OPTIONS, CH_FORCED, CH_REAL = 0, 1, 2, 3
 CHOICE_MARGIN = 0.1
 
 # The result row (docs/noize.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
-# col(R_..., n) is its column with n players. The drama and card-power columns come last (base.added_columns).
+# col(R_..., n) is its column with n players. The drama, card-power and choices columns come last
+# (base.added_columns).
 ROW = Row("Bring the Noize's result row", [
     ("R_WIN", "win_", SEATS, "1: the seat holds the fewest cards at the end"),
     ("R_NWIN", "n_winners", 1, ""),
@@ -659,9 +660,10 @@ def end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, t
         for p in range(n):
             if hand[p] == low:
                 winner = p
-    # the drama block (drama.block_size(n) slots) in the row's last columns, read by drama.finish before it
-    # writes the drama columns; the card-power columns after them are written last
-    block = col(R_CHOICES, n) - (drama.D_STAND + drama.D_UNIT * n)  # (the choices columns after it hold counts)
+    # the drama block (drama.block_size(n) slots) in the last columns before the choices (which hold this game's
+    # counts), read by drama.finish before it writes the drama columns; the card-power columns after them are
+    # written last
+    block = col(R_CHOICES, n) - (drama.D_STAND + drama.D_UNIT * n)
     drama_lanes.write(standings, out, block, n)
     drama.finish(out, block, n, winner, rounds, out, col(R_DRAMA, n))
     for p in range(n):
