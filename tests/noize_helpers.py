@@ -30,7 +30,7 @@ def stacked_deck(prefix, counts=STANDARD):
 def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
     """Play with every seat scripted: scripts[s] is seat s's moves in order. Returns (events, out)."""
     n = len(scripts)
-    rules = np.array([n, start, finish, int(shuffle), 1], dtype=np.int64)
+    rules = np.array([n, start, finish, int(shuffle), 1, 0], dtype=np.int64)  # stacked, not counting
     width = max(len(s) for s in scripts) + 1
     par = np.full((n, width), -99.0)
     for s, moves in enumerate(scripts):

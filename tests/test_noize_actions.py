@@ -77,7 +77,7 @@ def test_every_move_in_the_table_is_the_policy_s_move():
         packed = sum(int(cnt[seat, t]) << (E.FIELD * t) for t in range(4))
         row = seat_rows[seat] + E.hand_index(packed, h, start, bits, first_hand) * (hi - lo + 1) + hidden - lo
         looked_up = actions[row, min(cur + 1, actions.shape[1] - 1)]
-        assert looked_up == E.threshold_move(seat, cur, par, cnt, hand, start, hidden, table)
+        assert looked_up == E.threshold_move(seat, cur, par, cnt, hand, start, hidden, table, -1)
 
 
 def test_too_large_a_table_falls_back_to_deciding_in_play():

@@ -47,7 +47,7 @@ def _one_round(opponent_hand, own_hand, script, samples=8):
     Returns the events and the result row, after the rulebook referee has checked them."""
     start, finish, n = 2, 3, 2
     deck = stacked_deck(list(opponent_hand) + list(own_hand))
-    rules = np.array([n, start, finish, 0, 1], dtype=np.int64)
+    rules = np.array([n, start, finish, 0, 1, 0], dtype=np.int64)
     pol = np.array([E.P_SCRIPT, E.P_LOOKAHEAD], dtype=np.int64)
     par = np.full((n, max(E.N_PARAMS, len(script) + 1)), -99.0)
     par[0, :len(script)] = script

@@ -19,7 +19,7 @@ def setup(hand_types, policy=E.P_THRESHOLD, challenge_below=0.5, bluff=0.0, max_
     hand[0] = len(hand_types)
     pol = np.full(4, policy, dtype=np.int64)
     par = np.zeros((4, E.N_PARAMS))
-    par[0] = [challenge_below, bluff, max_jump, compare]
+    par[0, :4] = [challenge_below, bluff, max_jump, compare]
     return cnt, hand, pol, par
 
 

@@ -24,7 +24,7 @@ def test_a_search_seat_selects_the_lookahead_kernel():
                     "seats": {"1": {"policy": "search", "rollout": "random"}}})
     rules, deck, pol, par = sc.arms[0].encoded(GAME)[:4]
     assert LA.uses_lookahead(pol)
-    assert list(par[1]) == [256, 0.7, 1, 1]  # budget, c, rollout (tree.ROLLOUTS' index), horizon
+    assert list(par[1]) == [256, 0.7, 1, 1, 0]  # budget, c, rollout (tree.ROLLOUTS' index), horizon, avoid (none)
 
 
 @pytest.mark.parametrize("bad", [{"budget": 0}, {"budget": 100001}, {"c": -0.1}, {"c": 10.5}, {"rollout": "best"},

@@ -17,8 +17,8 @@ def err(raw, match):
 def test_valid_scenario_fills_defaults():
     sc = from_dict({**BASE, "all_seats": {"policy": "threshold", "bluff": 0.3}, "seats": {"2": {"policy": "random"}}})
     assert [s.policy for s in sc.seats] == ["threshold", "threshold", "random", "threshold"]
-    assert sc.seats[0].params == {"challenge_below": 0.5, "bluff": 0.3, "max_jump": 2, "compare_raise": True}
-    assert sc.seats[2].params == {"max_raise": 8}
+    assert sc.seats[0].params == {"challenge_below": 0.5, "bluff": 0.3, "max_jump": 2, "compare_raise": True, "avoid": "none"}
+    assert sc.seats[2].params == {"max_raise": 8, "avoid": "none"}
     assert sc.rules["start_cards"] == 3 and sc.rules["finish_cards"] == 8
 
 

@@ -1,7 +1,9 @@
 """Bring the Noize: bluff bidding on how many cards of an instrument all players hold (2-7 players)."""
 import numpy as np
 
-from analyzer.games.base import CardPower, Game, Histogram, Param, PerSeat, Policy, Ratio, drama_metrics
+from analyzer.errors import ScenarioError
+from analyzer.games.base import (AVOID, CardPower, Choices, Game, Histogram, Param, PerSeat, Policy, Ratio, avoid_param,
+                                 drama_metrics)
 from analyzer.games.noize import actions as A
 from analyzer.games.noize import engine as E
 from analyzer.games.noize import idle as I
@@ -11,10 +13,16 @@ from analyzer.games.noize import trace as T
 from analyzer.games.noize.events import EVENTS
 from analyzer.games.search.tree import ROLLOUTS
 
+# restricted play (`analyzer profile`): a seat can be told never to bid one instrument (docs/noize.md, "Profile:
+# choices and restricted play"); the names are the deck settings' (deck_without), in engine order (P_AVOID - 1)
+CARD_KINDS = R.DECK_KEYS[:E.N_INST]
+AVOID_PARAM = avoid_param(CARD_KINDS, what="bid (its instrument)")
+
 POLICIES = (
     Policy("random", E.P_RANDOM,
            "uniform over challenging and the next max_raise legal bids (never more cards than are in play)",
-           (Param("max_raise", "int", 8, "how many of the next legal bids a raise is drawn from", 1, 40),)),
+           (Param("max_raise", "int", 8, "how many of the next legal bids a raise is drawn from", 1, 40),
+            AVOID_PARAM)),
     Policy("threshold", E.P_THRESHOLD,
            "from its own hand, the exact (hypergeometric) chance the standing bid holds; challenges below "
            "challenge_below (and, with compare_raise, when challenging is likelier to win than its best raise is "
@@ -27,7 +35,8 @@ POLICIES = (
             Param("max_jump", "int", int(E.THRESHOLD_DEFAULTS[E.TH_MAX_JUMP]),
                   "largest jump (in count) of a jump bluff", 1, 10),
             Param("compare_raise", "bool", bool(E.THRESHOLD_DEFAULTS[E.TH_COMPARE]),
-                  "also challenge when a challenge is likelier to win than its best raise is to hold"))),
+                  "also challenge when a challenge is likelier to win than its best raise is to hold"),
+            AVOID_PARAM)),
     Policy("lookahead", E.P_LOOKAHEAD,
            "Monte Carlo: each candidate move (threshold's, challenging, for each instrument the lowest legal count, "
            "one or two more, and the count its own cards cover) is tried on `samples` redeals of the cards it cannot "
@@ -36,8 +45,10 @@ POLICIES = (
            (Param("samples", "int", 8, "redeals of the unseen cards per decision (each candidate is played out on "
                   "every one); cost grows linearly", 1, 256),
             Param("horizon", "int", 1, "rounds each playout runs, counting the current one (0 = to the end of the "
-                  "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500))),
-    # the parameters' order is their column in par (lookahead.SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON)
+                  "game); an unfinished playout scores (fewest cards of another seat) minus (its own cards)", 0, 500),
+            AVOID_PARAM)),
+    # the parameters' order is their column in par (lookahead.SR_BUDGET, SR_C, SR_ROLLOUT, SR_HORIZON; `avoid`,
+    # last in every policy, goes in E.P_AVOID)
     Policy("search", E.P_SEARCH,
            "information-set Monte Carlo tree search (docs/noize.md, \"search\"): each of `budget` iterations redeals "
            "the cards it cannot see (dealing again, up to 16 times, while the standing bid's maker would hold it "
@@ -52,7 +63,8 @@ POLICIES = (
                   "playout) or 'random' (uniform over the candidate moves)", choices=ROLLOUTS),
             Param("horizon", "int", 1, "rounds each iteration runs, counting the current one (0 = to "
                   "the end of the game); an unfinished one scores (fewest cards of another seat) minus (its own "
-                  "cards)", 0, 500))),
+                  "cards)", 0, 500),
+            AVOID_PARAM)),
 )
 
 
@@ -63,16 +75,33 @@ def encode(rules, seats):
     arr = np.zeros(E.N_RULES, dtype=np.int64)
     arr[E.R_PLAYERS], arr[E.R_START], arr[E.R_FINISH] = n, rules["start_cards"], rules["finish_cards"]
     arr[E.R_SHUFFLE] = int(rules["shuffle_each_round"])
+    arr[E.R_COUNT] = int(rules.get("count_choices", False))  # (the profile's key, never a scenario's)
     pol = np.array([GAME.policy(s.policy).code for s in seats], dtype=np.int64)
     par = np.zeros((n, E.N_PARAMS), dtype=np.float64)
     for i, s in enumerate(seats):
         for j, p in enumerate(GAME.policy(s.policy).params):
             v = s.params[p.name]
-            par[i, j] = p.choices.index(v) if p.kind == "choice" else float(v)
+            # (avoid: 0 none, 1 + the instrument)
+            par[i, E.P_AVOID if p.name == AVOID else j] = p.choices.index(v) if p.kind == "choice" else float(v)
     table = E.tail_table(np.array(counts, dtype=np.int64), rules["start_cards"], rules["finish_cards"], n)
-    # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
-    actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
+    if arr[E.R_COUNT]:
+        # every seat decides in play from `table` (the very moves the table holds: tests/test_noize_actions.py),
+        # where the decisions are counted: the looked-up moves' path never tests for counting
+        actions, seat_rows, first = A.scalar_only(n)
+    else:  # the threshold seats' moves, looked up in play (or, when too large, empty: decided from `table`)
+        actions, seat_rows, first = A.build(pol, par, rules["start_cards"], rules["finish_cards"], table)
     return arr, deck, pol, par, table, actions, seat_rows, first
+
+
+def deck_without(rules, kind, n_players):
+    """The validated rules with no card of instrument `kind` in the deck (its deck setting 0), or None when the
+    rest of the deck is too small for the players' hands (resolve_rules says why)."""
+    out = dict(rules)
+    out[kind] = 0
+    try:
+        return R.resolve_rules(out, n_players, "deck_without")
+    except ScenarioError:
+        return None
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
@@ -111,10 +140,23 @@ GAME = Game(
         *drama_metrics("rounds"),
         CardPower("Groupies in the first hand", E.POWER,
                   help="Groupie cards among the seat's cards in round 1 (they count for every instrument)"),
+        # (engine.CHOICE_KINDS, in its order: the kernel fills these columns)
+        Choices(*E.CHOICE_KINDS[0],
+                help="which bid, each time a seat bids (the opening bid and every raise); options: the legal bids of "
+                     "at most the cards in play (a larger bid must lose a challenge; when none is left, the bid made "
+                     "is the one option); real: its two likeliest bids, by the chance each holds from its own hand "
+                     f"(threshold's hypergeometric chance), differ by more than {E.CHOICE_MARGIN}"),
+        Choices(*E.CHOICE_KINDS[1],
+                help="each turn facing a standing bid; options: challenge, and raise while a bid of at most the "
+                     "cards in play is left (else the challenge is forced); real: the chance a challenge wins "
+                     "(the standing bid does not hold) and the chance its likeliest raise holds, from its own hand, "
+                     f"differ by more than {E.CHOICE_MARGIN}"),
     ),
     score=("final_hand_", -1),
     default_policy="threshold",
     docs="docs/noize.md",
     idle=I.idle,
+    card_kinds=CARD_KINDS,
+    deck_without=deck_without,
     search_block=K.lookahead.play_chunk_look,
 )

@@ -9,7 +9,8 @@ its raise. The results are therefore bit-identical to deciding in play. The layo
     actions[seat_rows[seat] + hand_index(hand) * n_hidden + hidden - hidden_low, cur + 1]
 
 - seat_rows: the first row of the seat's block; seats with the same two parameters share one; -1 for a
-  seat that does not use the table (random, scripted, or every seat when it does not fit);
+  seat that does not use the table (random, scripted, a threshold seat told to avoid an instrument, which
+  decides in play, or every seat when it does not fit);
 - engine.hand_index: the hand's position among all hands of start_cards .. finish_cards - 1 cards
   (the order in which `_fill` enumerates them), from its counts and the small table `first`
   (engine.first_hands);
@@ -26,7 +27,8 @@ bytes, every seat decides in play from the probability table (`engine.decide`): 
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import (FIELD, N_TYPES, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, TH_CHALLENGE_BELOW, TH_COMPARE,
+from analyzer.games.noize.engine import (FIELD, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD,
+                                         TH_CHALLENGE_BELOW, TH_COMPARE,
                                          THRESHOLD_DEFAULTS, count_bits, first_hands, hand_index, threshold_move)
 
 MAX_ACTIONS = 16 * 2**20  # bytes of tabulated moves a run may build (the default 4-player game: 1.3 MB, 0.6 MB kept)
@@ -70,12 +72,13 @@ def scalar_only(n):
 def _parameter_sets(pol, par):
     """The distinct (challenge_below, compare_raise) of the threshold seats, and each seat's set (-1: none). A
     lookahead or search seat gets threshold's default set: its own threshold move and every seat's in its
-    playouts."""
+    playouts (an `avoid` of its own filters its candidates: search_ops.decisions). A threshold seat with an
+    `avoid` decides in play (engine.decide): the table holds unrestricted moves."""
     sets, seat_set = [], []
     for s in range(pol.shape[0]):
         if pol[s] == P_LOOKAHEAD or pol[s] == P_SEARCH:
             key = (THRESHOLD_DEFAULTS[TH_CHALLENGE_BELOW], THRESHOLD_DEFAULTS[TH_COMPARE])
-        elif pol[s] == P_THRESHOLD:
+        elif pol[s] == P_THRESHOLD and par[s, P_AVOID] == 0:
             key = (par[s, TH_CHALLENGE_BELOW], par[s, TH_COMPARE])
         else:
             seat_set.append(-1)
@@ -147,5 +150,5 @@ def _fill(actions, set_par, start, finish, hidden_low, hidden_high, first, bits,
                             assert row == (s * hands_per_set + hand_index(packed, h, start, bits, first)) * n_hidden
                             for hidden in range(hidden_low, hidden_high + 1):
                                 for i in range(actions.shape[1]):
-                                    actions[row, i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table)
+                                    actions[row, i] = threshold_move(0, i - 1, par, cnt, hand, start, hidden, table, -1)
                                 row += 1

@@ -34,6 +34,7 @@ RULES = Layout("Bring the Noize's rules array", [
     ("R_FINISH", 1, "finish_cards"),
     ("R_SHUFFLE", 1, "1: shuffle_each_round"),
     ("R_STACKED", 1, "1 (tests only): play the deck in the order given, without the opening shuffle"),
+    ("R_COUNT", 1, "1: count every decision into the choices columns (analyzer profile: rules['count_choices'])"),
 ], size_name="N_RULES")
 RULES.define(globals())
 
@@ -43,20 +44,37 @@ RULES.define(globals())
 P_RANDOM, P_THRESHOLD, P_SCRIPT, P_LOOKAHEAD, P_SEARCH = 0, 1, 2, 3, 4
 RANDOM_MAX_RAISE = 0
 TH_CHALLENGE_BELOW, TH_BLUFF, TH_MAX_JUMP, TH_COMPARE = 0, 1, 2, 3
-N_PARAMS = 4
+# every policy's `avoid` (restricted play: base.avoid_param), in the same column whatever the policy (encode):
+# 0 none, 1 + i: never bid instrument i (a Noize position always offers another legal move: a challenge, or a
+# bid on another instrument)
+P_AVOID = 4
+N_PARAMS = 5
 # threshold's default parameters, in those columns (the lookahead's playouts play them for every seat)
-THRESHOLD_DEFAULTS = (0.5, 0.1, 2.0, 1.0)
+THRESHOLD_DEFAULTS = (0.5, 0.1, 2.0, 1.0, 0.0)
 
 # card power (issue 12): Groupies in a seat's first hand (0, 1, 2 or more), one 0/1 column per category and
-# seat, after the drama columns; both come last. While the game plays, the drama is a few locals
-# (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama block is
-# unpacked into the row's last columns (no scratch array) for drama.finish.
+# seat, after the drama columns; both come last but for the choices columns. While the game plays, the drama is a
+# few locals (drama_lanes) and the first hands' categories wait in a local, 2 bits a seat; at the end the drama
+# block is unpacked into the last columns before the choices (no scratch array) for drama.finish.
 POWER = (("no Groupie", "open_groupie0_"), ("one Groupie", "open_groupie1_"),
          ("two or more Groupies", "open_groupie2_"))
 N_POWER = len(POWER)
 
+# decision counts (issue 32, `analyzer profile`; docs/noize.md, "Profile: choices and restricted play"): two
+# kinds, each four columns (n, options, forced, real: base.CHOICE_COUNTS) after the card-power columns, filled
+# only when rules[R_COUNT] is 1. "Raise or challenge": every turn facing a standing bid; "bids": which bid, each
+# time a seat bids (the opening bid and every raise).
+CHOICE_KINDS = (("Bids", "ch_bid_"), ("Raise or challenge", "ch_challenge_"))
+CHOICE_COUNTS = ("n", "options", "forced", "real")  # (base.CHOICE_COUNTS: the engine does not import base)
+CH_BID, CH_CHALLENGE = 0, len(CHOICE_COUNTS)  # each kind's first column within the block
+CH_N, CH_OPTIONS, CH_FORCED, CH_REAL = 0, 1, 2, 3
+# a decision is real when its best and second-best options' chances (a bid holding, a challenge winning) differ
+# by more than this
+CHOICE_MARGIN = 0.1
+
 # The result row (docs/noize.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
-# col(R_..., n) is its column with n players. The drama and card-power columns come last (base.added_columns).
+# col(R_..., n) is its column with n players. The drama, card-power and choices columns come last
+# (base.added_columns).
 ROW = Row("Bring the Noize's result row", [
     ("R_WIN", "win_", SEATS, "1: the seat holds the fewest cards at the end"),
     ("R_NWIN", "n_winners", 1, ""),
@@ -69,6 +87,8 @@ ROW = Row("Bring the Noize's result row", [
     ("R_BLUFF", "bluffs", 1, ""),
     ("R_DRAMA", drama.COLUMNS, 1, "analyzer.games.drama"),
     ("R_POWER", tuple(prefix for _, prefix in POWER), SEATS, "card power: one 0/1 column per category and seat"),
+    ("R_CHOICES", tuple(prefix + k for _, prefix in CHOICE_KINDS for k in CHOICE_COUNTS), 1,
+     "decision counts (only with rules[R_COUNT])"),
     ("R_ROW_END", (), 1, "the row's width"),
 ])
 ROW.define(globals())
@@ -135,8 +155,9 @@ def _min_legal(cur, inst):
 
 
 @njit(cache=True, inline="always")
-def _best_raise(seat, cur, cnt, hand, start, hidden, table):
-    """The legal raise seat is most confident in; among equally confident bids, the highest.
+def _best_raise(seat, cur, cnt, hand, start, hidden, table, skip):
+    """The legal raise seat is most confident in; among equally confident bids, the highest; never a bid on
+    instrument `skip` (-1: none).
 
     Returns (key, probability); cur = -1 means no standing bid (an opening bid). A bid its own cards
     cover is certain, so the highest certain count of an instrument is the count it holds; above
@@ -145,6 +166,8 @@ def _best_raise(seat, cur, cnt, hand, start, hidden, table):
     best_p = -1.0
     h = hand[seat] - start
     for inst in range(N_INST):
+        if inst == skip:
+            continue
         c = _min_legal(cur, inst)
         own = cnt[seat, inst] + cnt[seat, GROUPIE]
         if c <= own:
@@ -162,12 +185,13 @@ def _best_raise(seat, cur, cnt, hand, start, hidden, table):
 
 
 @njit(cache=True, inline="always")
-def threshold_move(seat, cur, par, cnt, hand, start, hidden, table):
-    """The threshold policy's move before any bluff: -1 to challenge, else its best raise.
+def threshold_move(seat, cur, par, cnt, hand, start, hidden, table, skip):
+    """The threshold policy's move before any bluff: -1 to challenge, else its best raise, never on instrument
+    `skip` (-1: any; restricted play: the policy weighs the other bids only).
 
     It depends only on (seat's parameters, own hand, hidden cards, standing bid), so `actions.py`
-    tabulates it per run with this very function, and a game in play looks it up."""
-    key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table)
+    tabulates it per run with this very function (skip -1), and a game in play looks it up."""
+    key, p_best = _best_raise(seat, cur, cnt, hand, start, hidden, table, skip)
     if cur >= 0:
         p_hold = p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table)
         # a bid that cannot hold is always challenged: this also bounds every round's bidding
@@ -179,8 +203,9 @@ def threshold_move(seat, cur, par, cnt, hand, start, hidden, table):
 
 
 @njit(cache=True, inline="always")
-def bluff_or_plain(seat, cur, key, par, cnt, rng):
-    """With probability bluff, a riskier raise than the plain one (`key`): returns (key, kind)."""
+def bluff_or_plain(seat, cur, key, par, cnt, rng, skip):
+    """With probability bluff, a riskier raise than the plain one (`key`, not on instrument `skip`): returns
+    (key, kind). A jump keeps key's instrument; the weak instrument is never `skip` (-1: any)."""
     # (a seat that never bluffs draws nothing: its stream serves only the bluffs)
     stream = 1 + seat
     if par[seat, TH_BLUFF] > 0.0 and uniform(rng, stream) < par[seat, TH_BLUFF]:
@@ -188,9 +213,9 @@ def bluff_or_plain(seat, cur, key, par, cnt, rng):
             jump = 1 + below(rng, stream, np.int64(par[seat, TH_MAX_JUMP]))
             return key + 4 * jump, BID_JUMP_BLUFF
         # the instrument it holds fewest of (ties: the stronger), at its lowest legal count
-        weak = 0
-        for inst in range(1, N_INST):
-            if cnt[seat, inst] <= cnt[seat, weak]:
+        weak = -1
+        for inst in range(N_INST):
+            if inst != skip and (weak < 0 or cnt[seat, inst] <= cnt[seat, weak]):
                 weak = inst
         return _min_legal(cur, weak) * 4 + weak, BID_WEAK_BLUFF
     return key, BID_PLAIN
@@ -198,26 +223,103 @@ def bluff_or_plain(seat, cur, key, par, cnt, rng):
 
 @njit(cache=True, inline="always")
 def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
-    """A seat's move computed from the probability table: returns (key, kind), key -1 for a challenge."""
+    """A seat's move computed from the probability table: returns (key, kind), key -1 for a challenge. A seat
+    with `avoid` (par[seat, P_AVOID]) never bids that instrument: every policy has another legal move."""
+    skip = np.int64(par[seat, P_AVOID]) - 1
     if pol[seat] == P_RANDOM:
         # uniform over: challenge (when there is a bid) and the next max_raise legal bids of at most
-        # in_play cards
+        # in_play cards (not on instrument skip)
         stream = 1 + seat
         max_raise = np.int64(par[seat, RANDOM_MAX_RAISE])
         top = in_play * 4 + 3
         first = 4 if cur < 0 else cur + 1
-        n_raise = max(0, min(max_raise, top - first + 1))
+        if skip < 0:
+            n_raise = max(0, min(max_raise, top - first + 1))
+        else:
+            n_raise = 0
+            for k in range(first, top + 1):
+                if n_raise == max_raise:
+                    break
+                if k % 4 != skip:
+                    n_raise += 1
         n_opt = n_raise + (0 if cur < 0 else 1)
         if n_opt == 0:
             return -1, BID_RANDOM
         j = below(rng, stream, n_opt)
         if j == n_raise:
             return -1, BID_RANDOM
-        return first + j, BID_RANDOM
-    key = threshold_move(seat, cur, par, cnt, hand, start, hidden, table)
+        if skip < 0:
+            return first + j, BID_RANDOM
+        k = first
+        while True:  # the j-th bid from first not on skip
+            if k % 4 != skip:
+                if j == 0:
+                    return k, BID_RANDOM
+                j -= 1
+            k += 1
+    key = threshold_move(seat, cur, par, cnt, hand, start, hidden, table, skip)
     if key < 0:
         return -1, BID_PLAIN
-    return bluff_or_plain(seat, cur, key, par, cnt, rng)
+    return bluff_or_plain(seat, cur, key, par, cnt, rng, skip)
+
+
+@njit(cache=True, inline="always")
+def _p_bid(count, own, h, hidden, inst, table):
+    """p_holds for a hand holding `own` cards that count (h: hand size - start_cards)."""
+    if count <= own:
+        return 1.0
+    if count - own > hidden:
+        return 0.0
+    return table[inst, h, own, hidden, count - own]
+
+
+@njit(cache=True)  # not inlined: only a counting game calls it
+def count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, at):
+    """Count seat's decision (the standing bid cur, -1: none; its move key, -1: a challenge) into the choices
+    columns from out[at] (docs/noize.md, "Profile: choices and restricted play"). An option is a legal move that
+    could win: a challenge, or a bid of at most the cards in play (a larger one must lose a challenge). Its
+    evaluation, from the seat's own hand as threshold reasons (p_holds): a bid, the chance it holds; a challenge,
+    the chance the standing bid does not. Reads the table only; draws nothing."""
+    hidden = in_play - hand[seat]
+    h = hand[seat] - start
+    top = in_play * 4 + 3  # the highest bid of at most in_play cards
+    n_bids = max(0, top - max(cur, 3))  # legal bids of at most in_play cards (keys from 4)
+    # the two likeliest of those bids: for each instrument its lowest two legal counts (a count's chance
+    # falls with the count)
+    best = -1.0
+    second = -1.0
+    for inst in range(N_INST):
+        own = cnt[seat, inst] + cnt[seat, GROUPIE]
+        c0 = _min_legal(cur, inst)
+        for c in range(c0, min(c0 + 2, in_play + 1)):
+            p = _p_bid(c, own, h, hidden, inst, table)
+            if p > best:
+                second = best
+                best = p
+            elif p > second:
+                second = p
+    if cur >= 0:  # raise or challenge: raising is one option (its chance: the likeliest raise's)
+        ch = at + CH_CHALLENGE
+        out[ch + CH_N] += 1
+        if n_bids == 0:
+            out[ch + CH_OPTIONS] += 1
+            out[ch + CH_FORCED] += 1
+        else:
+            out[ch + CH_OPTIONS] += 2
+            inst = cur % 4
+            p_hold = _p_bid(cur // 4, cnt[seat, inst] + cnt[seat, GROUPIE], h, hidden, inst, table)
+            if abs((1.0 - p_hold) - best) > CHOICE_MARGIN:
+                out[ch + CH_REAL] += 1
+    if key >= 0:  # which bid (the opening bid, or the raise it chose)
+        bd = at + CH_BID
+        out[bd + CH_N] += 1
+        if n_bids <= 1:  # (a bid above every bid that could hold: the one made is its one option)
+            out[bd + CH_OPTIONS] += 1
+            out[bd + CH_FORCED] += 1
+        else:
+            out[bd + CH_OPTIONS] += n_bids
+            if best - second > CHOICE_MARGIN:
+                out[bd + CH_REAL] += 1
 
 
 @njit(cache=True, inline="always")
@@ -411,9 +513,11 @@ def raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on):
 
 @njit(cache=True, inline="always")
 def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
-             table, rng, moves, out, c_bluff, trace, ne, trace_on, hand_over):
+             table, rng, moves, out, c_bluff, trace, ne, trace_on, hand_over, count_at):
     """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
-    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting).
+    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting). count_at >= 0:
+    each decision is counted into the choices columns from out[count_at] (count_choices; then no seat has a
+    table row, so the counting is off the looked-up moves' path); -1: not counted.
 
     hand_over: None (the default kernels: numba drops the branch), or anything else: then the bidding stops
     before a P_LOOKAHEAD or P_SEARCH seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
@@ -423,17 +527,21 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
             if pol[seat] == P_LOOKAHEAD or pol[seat] == P_SEARCH:
                 return cur, bidder, seat, bids, ne, True
         if seat_rows[seat] >= 0:
-            # one load; a bid above the row (more cards than are in play) is challenged
+            # one load; a bid above the row (more cards than are in play) is challenged. (A seat with a table row
+            # avoids nothing, and no game that counts has a table: encode)
             key = np.int64(moves_flat[row_at[seat] + min(cur + 1, width - 1)])
             kind = BID_PLAIN
             if key >= 0:
-                key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng)
-        elif pol[seat] == P_SCRIPT:
-            key = np.int64(par[seat, moves[seat]])
-            kind = BID_PLAIN
-            moves[seat] += 1
+                key, kind = bluff_or_plain(seat, cur, key, par, cnt, rng, -1)
         else:
-            key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
+            if pol[seat] == P_SCRIPT:
+                key = np.int64(par[seat, moves[seat]])
+                kind = BID_PLAIN
+                moves[seat] += 1
+            else:
+                key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
+            if count_at >= 0:
+                count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
         if key < 0:
             return cur, bidder, seat, bids, ne, False
         cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on)
@@ -552,9 +660,10 @@ def end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, t
         for p in range(n):
             if hand[p] == low:
                 winner = p
-    # the drama block (drama.block_size(n) slots) in the row's last columns, read by drama.finish before it
-    # writes the drama columns; the card-power columns after them are written last
-    block = col(R_ROW_END, n) - (drama.D_STAND + drama.D_UNIT * n)
+    # the drama block (drama.block_size(n) slots) in the last columns before the choices (which hold this game's
+    # counts), read by drama.finish before it writes the drama columns; the card-power columns after them are
+    # written last
+    block = col(R_CHOICES, n) - (drama.D_STAND + drama.D_UNIT * n)
     drama_lanes.write(standings, out, block, n)
     drama.finish(out, block, n, winner, rounds, out, col(R_DRAMA, n))
     for p in range(n):
@@ -583,8 +692,9 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     start = rules[R_START]
     D = deck.shape[0]
     geometry = geometry_of(rules, D, width)
-    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and
-    # needs no hand counted per card type (cnt)
+    # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and needs no hand
+    # counted per card type (cnt). (A game that counts decisions has no table: encode.)
+    count_at = col(R_CHOICES, n) if rules[R_COUNT] != 0 else -1
     plain = True
     for p in range(n):
         if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
@@ -608,7 +718,7 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
         else:  # the same moves, with bluffs, other policies and events
             cur, bidder, seat, bids, ne, _ = _bidding(
                 n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
-                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, None)
+                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, None, count_at)
         over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
                                           out, trace, ne, trace_on)
         standings = drama_lanes.lost(standings, loser, rounds)

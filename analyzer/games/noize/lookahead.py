@@ -24,8 +24,9 @@ from numba import njit
 from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes, search_ops
 from analyzer.games.noize.engine import (
-    N_PARAMS, N_TYPES, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_FINISH, R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS,
-    _bidding, _deal, _open_round, _settle, begin_game, end_game, geometry_of, raise_bid)
+    N_PARAMS, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_CHOICES, R_COUNT, R_FINISH, R_PLAYERS,
+    R_SHUFFLE, R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _open_round, _settle, begin_game, count_choices, end_game,
+    geometry_of, raise_bid)
 from analyzer.games.noize.engine import _scratch as _game_scratch
 from analyzer.games.noize.events import BID_LOOKAHEAD, BID_SEARCH
 from analyzer.games.noize.search_ops import (
@@ -92,6 +93,7 @@ def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first
     start = rules[R_START]
     D = deck.shape[0]
     geometry = geometry_of(rules, D, width)
+    count_at = col(R_CHOICES, n) if rules[R_COUNT] != 0 else -1
     ne = begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on)
     standings = drama_lanes.deal(n, start)
     power = 0
@@ -109,11 +111,13 @@ def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first
         while True:  # the bidding, the lookahead and search seats' moves decided by the search
             cur, bidder, seat, bids, ne, waiting = _bidding(
                 n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
-                table, rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, True)
+                table, rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, True, count_at)
             if not waiting:
                 break
             _decision_point(root.at, starter, deal_pos, pos, rounds, cur, bidder, seat, bids, in_play, in_play_cards)
             key, kind = choose(seat, root, rng, pol, par, search)
+            if count_at >= 0:
+                count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
             if key < 0:
                 break
             cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, col(R_BLUFF, n), trace, ne,
@@ -151,9 +155,11 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
     D = deck.shape[0]
     rows = -1
     budget = 0
+    avoid = np.full(n, -1, dtype=np.int64)  # the lookahead and search seats' instrument to avoid (decisions)
     for s in range(n):
         if pol[s] == P_LOOKAHEAD or pol[s] == P_SEARCH:
             rows = seat_rows[s]
+            avoid[s] = np.int64(par[s, P_AVOID]) - 1
         if pol[s] == P_SEARCH:
             budget = max(budget, np.int64(par[s, SR_BUDGET]))
     threshold_pol = np.full(n, P_THRESHOLD, dtype=np.int64)
@@ -173,7 +179,8 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
                     np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
     look = Look(rules, geometry_of(rules, D, width), table, moves_flat, first_hand, threshold_par, threshold_pol,
                 np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
-                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64))
+                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64),
+                avoid)
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
               look, new_tree(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search

@@ -74,6 +74,7 @@ Look = namedtuple("Look", (
     "rng2",  # the playouts' random state
     "dout", "dtrace",  # a result row and a trace the playouts write and nobody reads
     "redeal_tries",  # [0]: deals per redeal, at most (REDEAL_TRIES for the tree search, 1 for the lookahead)
+    "avoid",  # each seat's `avoid` instrument (-1: none): the searching seat's own moves never bid it
 ))
 
 DECISION_WIDTH = 1  # the bid key
@@ -164,7 +165,10 @@ def decisions(pos, seat, rng, cand, look):
     In a redeal (below the tree search's root) any other seat than the searching one has one decision,
     threshold's move on its own redealt hand: its node statistics would pool every redeal, so its replies
     could not depend on its hand and a bluff would never be challenged for being one (docs/noize.md,
-    "search"). The lookahead calls decisions at the root only: unchanged."""
+    "search"). The lookahead calls decisions at the root only: unchanged.
+
+    The searching seat's own moves leave out bids on its `avoid` instrument (look.avoid): threshold's move is
+    then threshold's without them (a challenge or another instrument's bid, so there is always a candidate)."""
     if pos.at[AT_DEALT] == 0:
         _deal_next_round(pos, look)
     hand, cnt, at, table = pos.hand, pos.cnt, pos.at, look.table
@@ -175,13 +179,18 @@ def decisions(pos, seat, rng, cand, look):
     if pos.seat_rows[seat] >= 0:  # threshold's move (default parameters), from the table as engine._bidding
         first = np.int64(look.moves_flat[pos.row_at[seat] + min(cur + 1, width - 1)])
     else:
-        first = threshold_move(seat, cur, look.threshold_par, cnt, hand, start, hidden, table)
-    m = _add(cand, 0, first)
+        first = threshold_move(seat, cur, look.threshold_par, cnt, hand, start, hidden, table, -1)
     if at[AT_SEARCHER] != 0 and at[AT_SEARCHER] != seat + 1:
-        return m
+        return _add(cand, 0, first)
+    skip = look.avoid[seat]
+    if skip >= 0 and first >= 0 and first % 4 == skip:
+        first = threshold_move(seat, cur, look.threshold_par, cnt, hand, start, hidden, table, skip)
+    m = _add(cand, 0, first)
     if cur >= 0 and p_holds(cur // 4, cur % 4, seat, cnt, hand, start, hidden, table) < 1.0:
         m = _add(cand, m, -1)
     for inst in range(N_INST):
+        if inst == skip:
+            continue
         own = cnt[seat, inst] + cnt[seat, GROUPIE]
         c0 = _min_legal(cur, inst)
         for c in (c0, c0 + 1, c0 + 2, own):
@@ -337,7 +346,8 @@ def playout(pos, stop, look):
         cur, bidder, challenger, bids, _, _ = _bidding(
             n, at[AT_CUR], at[AT_BIDDER], at[AT_MOVER], at[AT_BIDS], look.threshold_pol, look.threshold_par,
             pos.seat_rows, look.moves_flat, look.geometry[6], pos.row_at, pos.cnt, pos.hand, look.rules[R_START],
-            at[AT_IN_PLAY], look.table, look.rng2, look.moves, look.dout, col(R_BLUFF, n), look.dtrace, off, off, None)
+            at[AT_IN_PLAY], look.table, look.rng2, look.moves, look.dout, col(R_BLUFF, n), look.dtrace, off, off, None,
+            -1)
         at[AT_CUR] = cur
         at[AT_BIDDER] = bidder
         at[AT_BIDS] = bids
