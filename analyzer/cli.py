@@ -195,6 +195,32 @@ def _command_line():
     return "analyzer " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:] else None
 
 
+def _played_and_written(tmp, out_dir, play, writing, write, unwritten):
+    """A command's play and report under its signal handlers: play(interrupts) -> result (it exits itself when no
+    game finished), then writing(result): what is done with the finished games should a signal come, write(result,
+    tmp), and the folder moved into out_dir. Ctrl-C before any game is played writes nothing (exit 130), as does a
+    third signal (`unwritten` says what is lost). Returns (result, report path, the interrupts)."""
+    from analyzer import report
+
+    with _command_interrupts() as interrupts:
+        try:
+            result = play(interrupts)
+            interrupts.writing(writing(result))
+            write(result, tmp)
+            path = report.commit_out(tmp, out_dir)
+        except KeyboardInterrupt:
+            click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
+                       f"nothing written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        except Quit:
+            click.echo(f"Quit on a third signal: {unwritten} was not written.", err=True)
+            sys.exit(EXIT_NOTHING)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+    click.echo(f"Report: {path / 'index.html'}")
+    return result, path, interrupts
+
+
 def _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler):
     """Play a validated scenario (in this process or on Dask) and write its report folder atomically;
     exit 3 if the run was stopped early, 130 if nothing was played (analyzer.interrupts' contract)."""
@@ -654,36 +680,26 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
             what = t.state + (f" after {t.blocks} of {spec.blocks} blocks" if t.state == "pruned" else "")
             click.echo(f"  trial {t.number}: {', '.join(f'{p}={v}' for p, v in t.values.items())}: {what}", err=True)
 
-    with _command_interrupts() as interrupts:
+    def play(interrupts):
+        if not (workers or scheduler):
+            _warm_up_saying_so(sc, quiet)
+        interrupts.note_from_now()
         try:
-            if not (workers or scheduler):
-                _warm_up_saying_so(sc, quiet)
-            interrupts.note_from_now()
-            try:
-                result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said,
-                                study_path=study_path, workers=workers, scheduler=scheduler,
-                                log=lambda line: click.echo(line, err=True))
-            except ScenarioError as e:  # (a --study file of another scenario: refused before any game)
-                _fail(e)
-            except ConnectionError as e:
-                raise click.BadParameter(str(e), param_hint="--scheduler") from None
-            if not any(t.blocks for t in result.run.trials):
-                click.echo(f"Stopped by {signal_name(interrupts.signal)} before any trial finished: no report "
-                           f"written.", err=True)
-                sys.exit(EXIT_NOTHING)
-            interrupts.writing(f"Writing the report of {len(result.run.trials):,} trials")
-            T.write_report(result, tmp, _command_line())
-            path = report.commit_out(tmp, out_dir)
-        except KeyboardInterrupt:
-            click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
-                       f"nothing written.", err=True)
+            result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said, study_path=study_path,
+                            workers=workers, scheduler=scheduler, log=lambda line: click.echo(line, err=True))
+        except ScenarioError as e:  # (a --study file of another scenario: refused before any game)
+            _fail(e)
+        except ConnectionError as e:
+            raise click.BadParameter(str(e), param_hint="--scheduler") from None
+        if not any(t.blocks for t in result.run.trials):
+            click.echo(f"Stopped by {signal_name(interrupts.signal)} before any trial finished: no report written.",
+                       err=True)
             sys.exit(EXIT_NOTHING)
-        except Quit:
-            click.echo("Quit on a third signal: the report of the finished trials was not written.", err=True)
-            sys.exit(EXIT_NOTHING)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    click.echo(f"Report: {path / 'index.html'}")
+        return result
+
+    result, _, interrupts = _played_and_written(
+        tmp, out_dir, play, lambda r: f"Writing the report of {len(r.run.trials):,} trials",
+        lambda r, folder: T.write_report(r, folder, _command_line()), "the report of the finished trials")
     if result.partial:
         click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial report of {len(result.run.trials):,} "
                    f"trial(s) (exit status {EXIT_PARTIAL}).", err=True)
@@ -739,29 +755,20 @@ def profile(scenario, levels, deals, replays, seed, out, sets, threads, quiet):
             seats = P.seats_at(sc.game, level_seat, sc.seats, sc.players, sc.source)
             P.rows(sc.game, P.encode(sc.game, sc.rules, seats), sc.seed, sc.players, 1)
 
-    with _command_interrupts() as interrupts:
-        try:
-            _warm_up_saying_so(sc, quiet, warm)
-            interrupts.note_from_now()
-            result = PR.profile(sc, spec, threads=threads, interrupts=interrupts,
-                                log=None if quiet else (lambda line: click.echo(line, err=True)))
-            if not result.levels:
-                click.echo(f"Stopped by {signal_name(interrupts.signal)} before the luck split's first block "
-                           f"finished: no report written.", err=True)
-                sys.exit(EXIT_NOTHING)
-            interrupts.writing("Writing the profile's report")
-            PR_report.write(result, tmp, _command_line())
-            path = report.commit_out(tmp, out_dir)
-        except KeyboardInterrupt:
-            click.echo(f"Stopped by {signal_name(interrupts.signal or signal.SIGINT)} before any game was played: "
-                       f"nothing written.", err=True)
+    def play(interrupts):
+        _warm_up_saying_so(sc, quiet, warm)
+        interrupts.note_from_now()
+        result = PR.profile(sc, spec, threads=threads, interrupts=interrupts,
+                            log=None if quiet else (lambda line: click.echo(line, err=True)))
+        if not result.levels:
+            click.echo(f"Stopped by {signal_name(interrupts.signal)} before the luck split's first block finished: "
+                       f"no report written.", err=True)
             sys.exit(EXIT_NOTHING)
-        except Quit:
-            click.echo("Quit on a third signal: the profile's report was not written.", err=True)
-            sys.exit(EXIT_NOTHING)
-        finally:
-            shutil.rmtree(tmp, ignore_errors=True)
-    click.echo(f"Report: {path / 'index.html'}")
+        return result
+
+    result, _, interrupts = _played_and_written(
+        tmp, out_dir, play, lambda r: "Writing the profile's report",
+        lambda r, folder: PR_report.write(r, folder, _command_line()), "the profile's report")
     if result.partial:
         click.echo(f"Stopped by {signal_name(interrupts.signal)}: partial profile (exit status {EXIT_PARTIAL}).",
                    err=True)
