@@ -3,7 +3,6 @@ decisive cards, the bots it rests on), then each part in full; profile.csv holds
 from __future__ import annotations
 
 import datetime as dt
-import json
 from pathlib import Path
 
 from analyzer import __version__
@@ -11,8 +10,8 @@ from analyzer.interrupts import signal_name
 from analyzer.profile import luck as L
 from analyzer.profile.checks import EARLY_SHARE
 from analyzer.profile.spec import FLAG_KEYS
-from analyzer.report import plots, write_csv
-from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit, to_html, to_markdown
+from analyzer.report import plots, reproduce_details, write_csv, write_manifest, write_pages
+from analyzer.report.blocks import Figure, Heading, Table, Text, lit
 
 OUTCOMES = {"win": "who wins", "margin": "the score margin"}
 CSV_COLUMNS = ["metric", "level", "value", "low", "high", "games"]
@@ -242,16 +241,10 @@ def manifest(res, command=None):
 def write(res, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    title = f"{res.scenario.name}: profile"
-    blocks = [Heading(title, 1)] + answer(res, out) + body(res, out)
-    blocks.append(Details("Reproduce this report: the command, seed and version",
-                          [Text(command or f"analyzer profile {res.scenario.source}", "code"),
-                           Text(f"seed {res.scenario.seed}; analyzer {__version__}; {res.threads} thread(s); "
-                                f"{res.wall:.1f} s")]))
-    (out / "index.html").write_text(to_html(title, blocks))
-    (out / "report.md").write_text(to_markdown(blocks))
+    blocks = answer(res, out) + body(res, out)
+    blocks.append(reproduce_details(command or f"analyzer profile {res.scenario.source}", res.scenario.seed,
+                                    res.threads, res.wall))
+    write_pages(out, f"{res.scenario.name}: profile", blocks)
     write_csv(out / "profile.csv", CSV_COLUMNS, csv_rows(res))
-    man = manifest(res, command)
-    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
-    (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
+    write_manifest(out, manifest(res, command))
     return out

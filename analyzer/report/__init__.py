@@ -13,7 +13,7 @@ from pathlib import Path
 from analyzer import __version__
 from analyzer.report import sections, skill
 from analyzer.report.answer import answer_section
-from analyzer.report.blocks import Details, Heading, to_html, to_markdown
+from analyzer.report.blocks import Details, Heading, Text, to_html, to_markdown
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.strength import CSV_COLUMNS, strength_report
 from analyzer.textfiles import TextFileError, read_text, slug
@@ -171,6 +171,26 @@ def _reproduce(manifest):
     return [Details("Reproduce this report: the command, seed, version and speed", blocks[1:])]
 
 
+def write_pages(out, title, blocks):
+    """index.html and report.md of a report folder: its title, then its blocks."""
+    (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
+    (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
+
+
+def write_manifest(out, man):
+    """manifest.json, written last: it lists the files of the folder, so that a later run may replace them and
+    nothing else."""
+    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
+    (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
+
+
+def reproduce_details(command, seed, threads, wall):
+    """The folded block that ends a tune's or a profile's report: the command, seed, version, threads and time."""
+    return Details("Reproduce this report: the command, seed and version",
+                   [Text(command, "code"),
+                    Text(f"seed {seed}; analyzer {__version__}; {threads} thread(s); {wall:.1f} s")])
+
+
 def write_report(result, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
@@ -183,12 +203,9 @@ def write_report(result, out_dir, command=None):
     else:
         blocks, rows = build_blocks(result, out, man)
         title = f"{result.scenario.name}: balance report"
-    (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
-    (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
+    write_pages(out, title, blocks)
     write_summary(result, rows, out / "summary.csv")
-    # last: the files of the folder, so that a later run may replace them and nothing else
-    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
-    (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
+    write_manifest(out, man)
     return out
 
 

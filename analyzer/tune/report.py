@@ -5,16 +5,15 @@ manifest.json."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import math
 from pathlib import Path
 
 from analyzer import __version__, margins
 from analyzer.interrupts import signal_name
 from analyzer.report import plots, sections
-from analyzer.report import write_csv, write_summary
+from analyzer.report import reproduce_details, write_csv, write_manifest, write_pages, write_summary
 from analyzer.report.answer import ANSWER_ID
-from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit, to_html, to_markdown
+from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.sections import ci_text
 from analyzer.tune.race import RULEBOOK, best_row, near_best, recommended, shown_value
@@ -266,19 +265,13 @@ def manifest(res, command=None):
 def write(res, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    title = f"{res.scenario.name}: tuning report"
-    blocks = [Heading(title, 1)] + answer(res, out) + body(res, out)
-    man = manifest(res, command)
-    blocks.append(Details("Reproduce this report: the command, seed and version",
-                          [Text(command or f"analyzer tune {res.scenario.source}", "code"),
-                           Text(f"seed {res.scenario.seed}; analyzer {__version__}; {res.threads} thread(s); "
-                                f"{res.wall:.1f} s")]))
-    (out / "index.html").write_text(to_html(title, blocks))
-    (out / "report.md").write_text(to_markdown(blocks))
+    blocks = answer(res, out) + body(res, out)
+    blocks.append(reproduce_details(command or f"analyzer tune {res.scenario.source}", res.scenario.seed, res.threads,
+                                    res.wall))
+    write_pages(out, f"{res.scenario.name}: tuning report", blocks)
     header, rows = trial_rows(res)
     write_csv(out / "tune.csv", header, rows)
     if res.race is not None and res.race.games:
         write_summary(res.race, sections.summary_rows(res.race), out / "summary.csv")
-    man["files"] = sorted(p.name for p in out.iterdir()) + ["manifest.json"]
-    (out / "manifest.json").write_text(json.dumps(man, indent=2, default=str))
+    write_manifest(out, manifest(res, command))
     return out
