@@ -87,9 +87,10 @@ def answer(res, out):
                            f"{total.options[0]:.2f} options per decision on average."))
     if res.cards:
         top = res.cards[0]
+        less = "less" if top.impact[0] >= 0 else "more"
         blocks.append(Text(f"**Most decisive card kind**: {lit(top.kind)}: a seat that may not play it wins "
-                           f"{top.impact[0]:+.1f} points less (95% CI {top.impact[1]:+.1f} to {top.impact[2]:+.1f}) "
-                           f"than the same seat free to, on the same deals."))
+                           f"{abs(top.impact[0]):.1f} points {less} (95% CI {top.impact[1]:+.1f} to "
+                           f"{top.impact[2]:+.1f} lost) than the same seat free to, on the same deals."))
     blocks.append(_bots(res))
     if res.levels:
         rows = [(f"{lv.label}: {OUTCOMES[s.outcome]}", [s.shares[k][0] for k, _ in L.COMPONENTS])
@@ -140,16 +141,20 @@ def body(res, out):
                         f"declarations).")]
     blocks += [Heading("Which cards decide games", 2)]
     if res.cards:
-        blocks.append(Table(["card kind", "win share lost when a seat may not play it", "that seat's win share",
-                             "deck without it: length", "deck without it: first seat wins"],
+        decks = any(r.deck_length for r in res.cards)  # (deck columns only when the rules can remove a kind)
+        blocks.append(Table(["card kind", "win share lost when a seat may not play it", "that seat's win share"]
+                            + (["deck without it: length", "deck without it: first seat wins"] if decks else []),
                             [[r.kind, f"{r.impact[0]:+.1f} pts ({r.impact[1]:+.1f} to {r.impact[2]:+.1f})",
-                              _ci(r.restricted, "{:.1f}%"),
-                              f"{r.deck_length[0]:.1f}" if r.deck_length else r.deck_note,
-                              _ci(r.deck_first, "{:.1f}%") if r.deck_first else r.deck_note] for r in res.cards],
+                              _ci(r.restricted, "{:.1f}%")]
+                             + ([f"{r.deck_length[0]:.1f}" if r.deck_length else r.deck_note,
+                                 _ci(r.deck_first, "{:.1f}%") if r.deck_first else r.deck_note] if decks else [])
+                             for r in res.cards],
                             f"Restricted play at {lit(res.levels[0].label)}: each seat in turn may not play the kind "
                             f"while it has another legal option, on the same {res.cards[0].deals:,} deals as the same "
                             f"seat free to; the loss is paired deal by deal and averaged over the seats. Most "
-                            f"decisive first." + _full_deck_words(res)))
+                            f"decisive first." + _full_deck_words(res)
+                            + ("" if decks else f" The rules of {lit(res.scenario.game.title)} cannot make a deck "
+                                                f"without any of these kinds.")))
     else:
         blocks.append(Text(f"No restricted play: {lit(res.cards_note or 'not played')}."))
     power = res.levels[0].power if res.levels else []
