@@ -32,11 +32,12 @@ test-strength: $(STAMP)
 bench: $(STAMP)
 	$(VENV)/bin/analyzer bench
 
-# reports/examples: a full-size run of every shipped scenario; six of them are committed (one per kind of
-# report, reports/README.md), the rest are ignored by git
+# reports/examples: a full-size run of every shipped scenario (a profile scenario's profile); a few of them are
+# committed (one per kind of report, reports/README.md), the rest are ignored by git
 examples: $(STAMP)
 	for f in scenarios/*.toml; do \
-		$(VENV)/bin/analyzer run $$f -q --out reports/examples/$$(basename $$f .toml) || exit 1; done
+		case $$f in *-profile.toml) command=profile;; *) command=run;; esac; \
+		$(VENV)/bin/analyzer $$command $$f -q --out reports/examples/$$(basename $$f .toml) || exit 1; done
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -274,3 +274,21 @@ def test_ctrl_c_keeps_the_parts_finished_and_writes_their_report(tmp_path):
     assert man["partial"] and man["stopped_by"] == "SIGINT" and man["games"] == {"luck split": 1200}
     html = (out / "index.html").read_text()
     assert "Stopped by SIGINT" in html and "the deal explains" in html
+
+
+@pytest.mark.parametrize("name, players", [("bards", 2), ("distance", 4), ("fightsong", 4), ("noize", 4)])
+def test_a_restricted_seat_plays_the_same_games_in_a_batch_as_traced(name, players):
+    """Every kernel path honours `avoid` (a fast path that ignored it played The Distance's restricted seats as free
+    ones): the batch's rows are the traced games' rows, for a seat told to avoid each kind in turn."""
+    from analyzer.games import get_game
+    from analyzer.profile.cards import restricted_seats
+
+    game = get_game(name)
+    sc, _ = build({"game": name, "players": players, "seed": 4, "games": 10}, "(test)")
+    for kind in game.card_kinds:
+        seats = restricted_seats(game, P.seats_at(game, {"policy": "greedy" if name != "noize" else "threshold"},
+                                                  sc.seats, players), 1, kind)
+        enc = P.encode(game, sc.rules, seats, count_choices=False)
+        batch = P.rows(game, enc, sc.seed, players, 25)[0]
+        for i in range(25):
+            assert (game.play_traced(enc, sc.seed, i)[1] == batch[i]).all(), (kind, i)

@@ -28,6 +28,7 @@ from analyzer.games.distance.state import (
     O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
     S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
+from analyzer.games.distance.state import N_PAR, NO_AVOID, O_PAR, PAR_AVOID
 from analyzer.games.layout import SEATS, Row, col
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
@@ -415,12 +416,13 @@ def _lay(st, nd, kind, count):
 
 @njit(cache=True)
 def greedy_fast(st, rates):
-    """1 if greedy_turns may play this configuration's games: every seat greedy, no human error, and a deck that
-    fits the packed hands (C_PACKED), and the decisions not counted (C_COUNT: the general loop counts them); else 0."""
+    """1 if greedy_turns may play this configuration's games: every seat greedy and free to play every card (no
+    `avoid`: restricted play is the general loop's), no human error, and a deck that fits the packed hands
+    (C_PACKED), and the decisions not counted (C_COUNT: the general loop counts them); else 0."""
     if st[C_PACKED] == 0 or st[C_COUNT] != 0 or rates[RATE_MISPLAY] > 0.0 or rates[RATE_FORGET] > 0.0:
         return 0
     for s in range(st[S_N]):
-        if st[O_POL + s] != P_GREEDY:
+        if st[O_POL + s] != P_GREEDY or st[O_PAR + s * N_PAR + PAR_AVOID] != NO_AVOID:
             return 0
     return 1
 
