@@ -180,7 +180,7 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
         if C.restrictable(game, first.seats):
             log(f"  restricted play: {len(game.card_kinds)} kinds x {players} seats x {spec.card_deals:,} deals")
             res.cards = stage("restricted play", lambda: _restricted(res, game, sc, first.seats, players, teams,
-                                                                     spec, rows_of))
+                                                                     side, spec, rows_of))
         else:
             res.cards_note = (f"{game.title} declares no card kinds for restricted play yet" if not game.card_kinds
                               else f"the level's policy ({first.seats[0].policy}) cannot be told to avoid a card")
@@ -246,9 +246,15 @@ def _kingmaking(game, seats, players, side, spec, rows_of):
     return out
 
 
-def _restricted(res, game, sc, seats, players, teams, spec, rows_of):
+def _restricted(res, game, sc, seats, players, teams, side, spec, rows_of):
+    def side_credit(rows):
+        """Each seat's share of the win, its team's where partners play (a restricted seat's team loses with it)."""
+        credit = L.win_credit(rows, players)
+        return credit if not teams else np.stack([credit[:, list(teams[side[s]])].sum(axis=1)
+                                                  for s in range(players)], axis=1)
+
     base_rows = rows_of("restricted play", seats, spec.card_deals)[0]
-    base = L.win_credit(base_rows, players)
+    base = side_credit(base_rows)
     res.full_deck = C.deck_figures(base_rows, players, teams)  # (beside the decks without a kind)
     out = []
     for kind in game.card_kinds:
@@ -258,7 +264,7 @@ def _restricted(res, game, sc, seats, players, teams, spec, rows_of):
         restricted = np.zeros_like(base)
         for s in range(players):
             r = rows_of("restricted play", C.restricted_seats(game, seats, s, kind), spec.card_deals)[0]
-            restricted[:, s] = L.win_credit(r, players)[:, s]
+            restricted[:, s] = side_credit(r)[:, s]
         row = C.impact_row(kind, base, restricted, spec.card_deals)
         rules = game.deck_without(sc.rules, kind, players) if game.deck_without else None
         if rules is None:

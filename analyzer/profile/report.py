@@ -88,9 +88,10 @@ def answer(res, out):
     if res.cards:
         top = res.cards[0]
         less = "less" if top.impact[0] >= 0 else "more"
-        blocks.append(Text(f"**Most decisive card kind**: {lit(top.kind)}: a seat that may not play it wins "
+        its = "its team" if sc.game.teams(sc.players) else "it"
+        blocks.append(Text(f"**Most decisive card kind**: {lit(top.kind)}: when a seat may not play it, {its} wins "
                            f"{abs(top.impact[0]):.1f} points {less} (95% CI {top.impact[1]:+.1f} to "
-                           f"{top.impact[2]:+.1f} lost) than the same seat free to, on the same deals."))
+                           f"{top.impact[2]:+.1f} lost) than with the same seat free to, on the same deals."))
     blocks.append(_bots(res))
     if res.levels:
         rows = [(f"{lv.label}: {OUTCOMES[s.outcome]}", [s.shares[k][0] for k, _ in L.COMPONENTS])
@@ -142,8 +143,10 @@ def body(res, out):
     blocks += [Heading("Which cards decide games", 2)]
     if res.cards:
         decks = any(r.deck_length for r in res.cards)  # (deck columns only when the rules can remove a kind)
-        blocks.append(Table(["card kind", "win share lost when a seat may not play it", "that seat's win share"]
-                            + (["deck without it: length", "deck without it: first seat wins"] if decks else []),
+        who = "team" if res.scenario.game.teams(res.scenario.players) else "seat"
+        blocks.append(Table(["card kind", f"win share its {who} loses when a seat may not play it",
+                             f"that {who}'s win share"]
+                            + (["deck without it: length", f"deck without it: the first {who} wins"] if decks else []),
                             [[r.kind, f"{r.impact[0]:+.1f} pts ({r.impact[1]:+.1f} to {r.impact[2]:+.1f})",
                               _ci(r.restricted, "{:.1f}%")]
                              + ([f"{r.deck_length[0]:.1f}" if r.deck_length else r.deck_note,
