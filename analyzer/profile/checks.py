@@ -134,8 +134,8 @@ def few_choices(total_row, threshold):
         return Check("real_choices", "Real choices", None, threshold, None, "the game counts no decisions yet")
     share = tuple(100 * v for v in total_row.real)
     return Check("real_choices", "Real choices", share, threshold, share[0] < threshold,
-                 f"{share[0]:.1f}% of decisions are real choices (95% CI {share[1]:.1f}-{share[2]:.1f}%); "
-                 f"{100 * total_row.forced[0]:.1f}% have a single option")
+                 f"real choices: {share[0]:.1f}% of decisions (95% CI {share[1]:.1f}-{share[2]:.1f}%); a single "
+                 f"option: {100 * total_row.forced[0]:.1f}%")
 
 
 def describe(check):

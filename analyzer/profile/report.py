@@ -11,7 +11,7 @@ from analyzer.profile import luck as L
 from analyzer.profile.checks import EARLY_SHARE
 from analyzer.profile.spec import FLAG_KEYS
 from analyzer.report import plots, reproduce_details, write_csv, write_manifest, write_pages
-from analyzer.report.blocks import Figure, Heading, Table, Text, lit
+from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 
 OUTCOMES = {"win": "who wins", "margin": "the score margin"}
 CSV_COLUMNS = ["metric", "level", "value", "low", "high", "games"]
@@ -130,12 +130,16 @@ def body(res, out):
         if not lv.choices:
             continue
         blocks += [Heading(f"Real choices at {lv.label}", 2),
-                   Table(["decision", "per game", "options per decision", "single option", "real choices",
-                          "what counts"],
+                   Table(["decision", "per game", "options per decision", "single option", "real choices"],
                          [[r.label, f"{r.per_game:.1f}", f"{r.options[0]:.2f}", _ci(r.forced, "{:.1f}%"),
-                           _ci(r.real, "{:.1f}%"), r.help] for r in lv.choices],
+                           _ci(r.real, "{:.1f}%")] for r in lv.choices],
                          "Counted by the game's kernel in every game of the luck split, every seat's decisions; "
-                         "intervals over deals.")]
+                         "intervals over deals. What counts as an option and a real choice: below.")]
+    defined = next((lv.choices for lv in res.levels if lv.choices), [])
+    if defined:
+        blocks.append(Details("What counts as an option and as a real choice, kind by kind",
+                              [Text(f"**{lit(r.label)}**: {lit(r.help)}") for r in defined
+                               if r.label != "all decisions"]))
     if not any(lv.choices for lv in res.levels):
         blocks += [Heading("Real choices", 2),
                    Text(f"{lit(res.scenario.game.title)} does not count its decisions yet (no base.Choices "
