@@ -46,8 +46,8 @@ FLAGS = (
          "the first seat's (team's) win share differs from an even share by more than this, its 95% interval "
          "excluding an even share"),
     Flag("dominant_edge", 25.0, "points", 0.0, 100.0,
-         "one of the game's rules of thumb (its heuristic policies: not random, lookahead or search) wins more than this "
-         "above its fair share against every other (one side against the rest, each side in turn)"),
+         "one of the game's rules of thumb (its heuristic policies: not random, lookahead or search) wins more than "
+         "this above its fair share against every other (one side against the rest, each side in turn)"),
     Flag("runaway_leader", 90.0, "%", 0.0, 100.0,
          "the sole leader at half-time (the middle of each game's length) wins more than this share of games"),
     Flag("decided_early", 50.0, "%", 0.0, 100.0,
@@ -97,8 +97,9 @@ def parse(sc, level_args=()):
                 raise ScenarioError(source, f"profile.{key}", value, f"must be an integer from {low:,} to {high:,}")
             setattr(spec, key, value)
     if spec.deals * spec.replays > MAX_GAMES_KEPT:
-        raise ScenarioError(source, "profile.deals", spec.deals, f"x replays ({spec.replays}) must be at most "
-                                                                 f"{MAX_GAMES_KEPT:,} (the luck split keeps every game)")
+        raise ScenarioError(source, "profile.deals", spec.deals,
+                            f"x replays ({spec.replays}) must be at most {MAX_GAMES_KEPT:,} (the luck split keeps "
+                            f"every game)")
     levels = list(level_args) if level_args else table.get("levels", MISSING)
     where = "--level" if level_args else "profile.levels"
     if levels is MISSING:
