@@ -40,6 +40,14 @@ def referee(events, row, arm):
     player's hand (greedy's the greedy card), the trick's winner, the end, and the result row."""
     n, h, d = len(arm.seats), arm.rules["hand_size"], arm.rules["deck_size"]
     policies = [s.policy for s in arm.seats]
+    avoid = [s.params.get("avoid", "none") for s in arm.seats]
+
+    def may_play(seat, hand):
+        """The cards of hand the seat may play: not of the kind it avoids, unless every card is."""
+        kind = {"low": lambda c: 2 * c <= d, "high": lambda c: 2 * c > d}.get(avoid[seat])
+        allowed = [c for c in hand if kind is None or not kind(c)]
+        return allowed or list(hand)
+
     ev = iter(events)
     hands = []
     for s in range(n):
@@ -56,8 +64,11 @@ def referee(events, row, arm):
             seat = (leader + k) % n
             e = next(ev)
             assert e["type"] == "play" and e["seat"] == seat and e["card"] in hands[seat], (e, hands[seat])
+            if policies[seat] != "lookahead":
+                assert e["card"] in may_play(seat, hands[seat]), (e, hands[seat], avoid[seat])
             if policies[seat] == "greedy":
-                assert e["card"] == greedy(hands[seat], max(played, default=0)), (e, hands[seat], played)
+                assert e["card"] == greedy(may_play(seat, hands[seat]), max(played, default=0)), \
+                    (e, hands[seat], played)
             hands[seat].remove(e["card"])
             played.append(e["card"])
         leader = (leader + played.index(max(played))) % n

@@ -15,7 +15,7 @@ import numpy as np
 from analyzer import metrics as M
 from analyzer import stopping
 from analyzer.errors import toml_value
-from analyzer.games.base import CardPower, Histogram, PerSeat
+from analyzer.games.base import AVOID, CardPower, Histogram, PerSeat
 from analyzer.report import plots
 from analyzer.report.trajectory import trajectory_figure
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
@@ -398,8 +398,9 @@ def who_wins(game, s, n, rot, png, margin):
 
 
 def seat_text(seat):
-    """A policy with its parameters, as a scenario would write them."""
-    params = ", ".join(f"{k} = {toml_value(x)}" for k, x in seat.params.items())
+    """A policy with its parameters, as a scenario would write them (but `avoid = "none"`: restricted play's
+    parameter, which only `analyzer profile` sets, unrestricted)."""
+    params = ", ".join(f"{k} = {toml_value(x)}" for k, x in seat.params.items() if (k, x) != (AVOID, "none"))
     return seat.policy + (f" ({params})" if params else "")
 
 
