@@ -52,7 +52,7 @@ def _bots(res):
     text = (f"**The bots**: every figure is a fact about bots playing at {lit(' and at '.join(levels))} "
             f"(mirror play: every seat at the level). The decisions' share is what the same deal's outcome varies by "
             f"when these bots replay it: bots that choose the same way every time leave it near 0, whatever skill "
-            f"could change (`analyzer strength` measures that).")
+            f"could change (analyzer strength measures that).")
     if len(levels) > 1:
         first, last = res.levels[0], res.levels[-1] if len(res.levels) > 1 else None
         if last is not None:
