@@ -47,3 +47,17 @@ def play_scripted(deck, scripts, start, finish, shuffle=False, seed=1, game=0):
 
 def names(cards):
     return [CARD_NAMES[c] for c in cards]
+
+
+def setup(hand_types, policy=E.P_THRESHOLD, challenge_below=0.5, bluff=0.0, max_jump=2, compare=1.0):
+    """(cnt, hand, pol, par) of a four-player position for engine.decide: seat 0 holds hand_types (card types), the
+    others 3 cards each; every seat plays `policy`, seat 0 with the threshold parameters given."""
+    cnt = np.zeros((4, 5), dtype=np.int64)
+    for t in hand_types:
+        cnt[0, t] += 1
+    hand = np.full(4, 3, dtype=np.int64)
+    hand[0] = len(hand_types)
+    pol = np.full(4, policy, dtype=np.int64)
+    par = np.zeros((4, E.N_PARAMS))
+    par[0, :4] = [challenge_below, bluff, max_jump, compare]
+    return cnt, hand, pol, par

@@ -5,22 +5,12 @@ from scipy.stats import hypergeom
 
 from analyzer.games.noize import engine as E
 from analyzer.rng import new_streams
-from noize_helpers import D, G, K, V, X, bid
+from noize_helpers import D, G, K, V, X, bid, setup
 
 COUNTS = np.array([20, 19, 18, 17, 6], dtype=np.int64)
 TABLE = E.tail_table(COUNTS, 3, 8, 4)
 
 
-def setup(hand_types, policy=E.P_THRESHOLD, challenge_below=0.5, bluff=0.0, max_jump=2, compare=1.0):
-    cnt = np.zeros((4, 5), dtype=np.int64)
-    for t in hand_types:
-        cnt[0, t] += 1
-    hand = np.full(4, 3, dtype=np.int64)
-    hand[0] = len(hand_types)
-    pol = np.full(4, policy, dtype=np.int64)
-    par = np.zeros((4, E.N_PARAMS))
-    par[0, :4] = [challenge_below, bluff, max_jump, compare]
-    return cnt, hand, pol, par
 
 
 def decide(cur, hand_types, **kw):

@@ -12,7 +12,7 @@ from analyzer.games.noize.rules import DECK_KEYS, INSTRUMENTS
 from analyzer.games.noize.trace import decode, play_traced
 from analyzer.rng import new_streams
 from analyzer.scenario import from_dict
-from noize_helpers import CHALLENGE, STANDARD, D, G, K, V, X, bid, stacked_deck
+from noize_helpers import CHALLENGE, STANDARD, D, G, K, V, X, bid, setup, stacked_deck
 
 GAME = get_game("noize")
 KINDS = ("ch_bid_", "ch_challenge_")
@@ -130,16 +130,9 @@ def test_card_kinds_are_the_instruments_and_every_policy_can_avoid_one():
 
 def _decide(cur, hand_types, policy, avoid, seed=1, bluff=0.0, max_raise=8):
     """engine.decide for seat 0 of 4 (three hands of 3 cards hidden from it)."""
-    cnt = np.zeros((4, 5), dtype=np.int64)
-    for t in hand_types:
-        cnt[0, t] += 1
-    hand = np.full(4, 3, dtype=np.int64)
-    hand[0] = len(hand_types)
-    pol = np.full(4, policy, dtype=np.int64)
-    par = np.zeros((4, E.N_PARAMS))
-    if policy == E.P_THRESHOLD:
-        par[0, :4] = [0.5, bluff, 2, 1.0]
-    else:
+    cnt, hand, pol, par = setup(hand_types, policy, bluff=bluff)
+    if policy != E.P_THRESHOLD:  # (the random policy reads its own parameter alone)
+        par[0, :4] = 0.0
         par[0, E.RANDOM_MAX_RAISE] = max_raise
     par[0, E.P_AVOID] = 0 if avoid is None else 1 + avoid
     table = E.tail_table(np.array(STANDARD, dtype=np.int64), 3, 8, 4)

@@ -163,9 +163,9 @@ def test_a_policy_that_beats_every_other_is_dominant(monkeypatch):
     edges = {"a": {"b": (30.0, 25.0, 35.0), "c": (40.0, 35.0, 45.0)},
              "b": {"a": (-30.0, -35.0, -25.0), "c": (5.0, 0.0, 10.0)},
              "c": {"a": (-40.0, -45.0, -35.0), "b": (-5.0, -10.0, 0.0)}}
-    check = checks.dominant(edges, ["a", "b", "c"], 25.0)
+    check = checks.dominant(edges, 25.0)
     assert check.flagged and check.figure == (30.0, 25.0, 35.0) and "a wins at least +30.0" in check.words
-    calm = checks.dominant(edges, ["a", "b", "c"], 35.0)
+    calm = checks.dominant(edges, 35.0)
     assert not calm.flagged and "no rule of thumb dominates: the best, a, wins +30.0" in calm.words
     # played: the toy's greedy against its lookahead (searching policies are left out unless told otherwise)
     monkeypatch.setattr(PR, "SKIPPED_RUNGS", ("random",))

@@ -107,16 +107,6 @@ def build(raw, source, overrides=(), level_args=()):
         raise scen.named_by_flag(e, source, overrides) from None
 
 
-def _sides(game, players):
-    """(teams or None, side of each seat): a seat's side is its team where partners play, else itself."""
-    teams = game.teams(players)
-    side = list(range(players))
-    for t, seats in enumerate(teams or ()):
-        for s in seats:
-            side[s] = t
-    return teams, side
-
-
 class _Stop(Exception):
     pass
 
@@ -128,7 +118,8 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
     log = log or (lambda line: None)
     game, players = sc.game, sc.players
     columns = game.columns(players)
-    teams, side = _sides(game, players)
+    teams = game.teams(players)
+    side = L.sides(teams, players)
     res = ProfileResult(sc, spec, threads=runner.used_threads(threads))
     start = time.perf_counter()
 
@@ -160,11 +151,9 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
             log(f"  luck split at {label}: {spec.deals:,} deals x {spec.replays} replays")
             try:
                 rows = stage("luck split", lambda: rows_of("luck split", seats, spec.deals, spec.replays, count=True))
-            except P.Stopped as s:
-                rows = s.rows
-                if rows.shape[1] < 10:
-                    raise _Stop from None
-                res.levels.append(_level(game, label, seats, rows, columns, players, teams, spec))
+            except P.Stopped as s:  # (the whole blocks played are reported, if there are enough deals to split)
+                if s.rows.shape[1] >= 10:
+                    res.levels.append(_level(game, label, seats, s.rows, columns, players, teams, spec))
                 raise _Stop from None
             res.levels.append(_level(game, label, seats, rows, columns, players, teams, spec))
         first = res.levels[0]
@@ -189,7 +178,7 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
             log(f"  dominant strategy: {len(rungs)} policies, each against each, {spec.policy_deals:,} deals a seat")
             res.dominance_edges = stage("dominant strategy", lambda: _dominance(game, rungs, players, teams, side, spec,
                                                                                 rows_of))
-        res.dominance = K.dominant(res.dominance_edges, [r["label"] for r in rungs], spec.thresholds["dominant_edge"])
+        res.dominance = K.dominant(res.dominance_edges, spec.thresholds["dominant_edge"])
     except (_Stop, P.Stopped):
         res.stopped_by = interrupts.signal if interrupts is not None else None
     res.wall = time.perf_counter() - start

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer.games.base import AVOID, CardPower
-from analyzer.profile.luck import win_credit
+from analyzer.profile.luck import first_unit_share, win_credit
 from analyzer.stats import mean_ci, wilson
 
 
@@ -47,8 +47,7 @@ def impact_row(kind, base_credit, restricted_credit, deals):
 def deck_figures(rows, players, teams):
     """(mean length (value, low, high), first seat's or team's win share) of rows (deals, columns)."""
     length = rows[:, players + 1].astype(float)
-    credit = win_credit(rows, players)
-    first = credit[:, list(teams[0])].sum(axis=1) if teams else credit[:, 0]
+    first = first_unit_share(win_credit(rows, players), teams)
     return (mean_ci(length.sum(), (length * length).sum(), len(length)),
             mean_ci(first.sum(), (first * first).sum(), len(first)))
 

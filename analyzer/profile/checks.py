@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.profile.spec import FLAG_KEYS
+from analyzer.profile.luck import first_unit_share
 from analyzer.stats import excludes, mean_ci, wilson
 
 EARLY_SHARE = 0.2  # "decided early": the winner never trails again after this share of the game's length
@@ -26,11 +26,6 @@ def _deal_mean(values):
     """(mean, low, high) of per-game values (replays, deals): the mean over deals of each deal's mean over replays."""
     per_deal = values.mean(axis=0)
     return mean_ci(per_deal.sum(), (per_deal * per_deal).sum(), len(per_deal))
-
-
-def first_unit_share(credit, teams):
-    """(replays, deals) of the first seat's (its team's) win share, from credit (replays, deals, seats)."""
-    return credit[..., list(teams[0])].sum(axis=-1) if teams else credit[..., 0]
 
 
 def first_seat_edge(credit, teams, threshold):
@@ -108,7 +103,7 @@ def kingmaker_share(base_win, changed_win, seat, side_of):
     return wilson(int((lost_both & changed).sum()), base_win.shape[0])
 
 
-def dominant(edges, labels, threshold):
+def dominant(edges, threshold):
     """edges[a][b]: (points above its fair share, low, high) of policy a against policy b; None: not measured."""
     if edges is None:
         return Check("dominant_edge", "Dominant strategy", None, threshold, None,
@@ -137,8 +132,3 @@ def few_choices(total_row, threshold):
                  f"real choices: {share[0]:.1f}% of decisions (95% CI {share[1]:.1f}-{share[2]:.1f}%); a single "
                  f"option: {100 * total_row.forced[0]:.1f}%")
 
-
-def describe(check):
-    flag = FLAG_KEYS[check.key]
-    sense = "below" if check.key == "real_choices" else "above"
-    return f"flagged {sense} {check.threshold:g} {flag.unit}"

@@ -51,16 +51,27 @@ def win_credit(rows, players):
     return np.divide(wins, n_win, out=np.zeros_like(wins), where=n_win > 0)
 
 
+def sides(teams, players):
+    """Each seat's side: its team where partners play (teams: the game's teams, or None), else itself."""
+    side = list(range(players))
+    for t, seats in enumerate(teams or ()):
+        for s in seats:
+            side[s] = t
+    return side
+
+
+def first_unit_share(credit, teams):
+    """(...) of the first seat's (its team's) share of the win, from credit (..., seats)."""
+    return credit[..., list(teams[0])].sum(axis=-1) if teams else credit[..., 0]
+
+
 def score_margin(rows, columns, players, score, teams=None):
     """(..., players) float: each seat's final score minus the best score among the seats not on its side (its
     team, or itself), with `score` = (column prefix, +1 if more is better, -1 if fewer is better)."""
     prefix, sign = score
     idx = [columns.index(f"{prefix}{s}") for s in range(players)]
     scores = sign * rows[..., idx].astype(float)
-    side = list(range(players))
-    for t, seats in enumerate(teams or ()):
-        for s in seats:
-            side[s] = t
+    side = sides(teams, players)
     out = np.empty_like(scores)
     for s in range(players):
         others = [o for o in range(players) if side[o] != side[s]]
@@ -120,4 +131,3 @@ def split(y, outcome):
     return Split(outcome, shares, float(y.var()), d, r)
 
 
-HEADLINE = (("deal", "the deal"), ("seat", "the seat"), ("decisions", "the bots' decisions"))
