@@ -145,6 +145,12 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
         played(name, replays * deals)
         return out
 
+    def first_level_games(name, deals):
+        """Rows (deals, columns) of the first level's games 0 .. deals - 1: the luck split's first replay holds them
+        (the same games: counting changes none) when it has that many deals."""
+        first = res.levels[0]
+        return first.rows[0, :deals] if deals <= first.deals else rows_of(name, first.seats, deals)[0]
+
     try:
         for label, level_seat in spec.levels:
             seats = P.seats_at(game, level_seat, sc.seats, players, sc.source)
@@ -164,12 +170,12 @@ def profile(sc, spec, *, threads=None, interrupts=None, log=None):
         if sides >= 3:
             log(f"  kingmaking: {players} x {spec.kingmaker_deals:,} deals")
             res.kingmaker_seats = stage("kingmaking", lambda: _kingmaking(game, first.seats, players, side, spec,
-                                                                          rows_of))
+                                                                          rows_of, first_level_games))
         res.kingmaker = K.kingmaker(res.kingmaker_seats, spec.thresholds["kingmaker"])
         if C.restrictable(game, first.seats):
             log(f"  restricted play: {len(game.card_kinds)} kinds x {players} seats x {spec.card_deals:,} deals")
             res.cards = stage("restricted play", lambda: _restricted(res, game, sc, first.seats, players, teams,
-                                                                     side, spec, rows_of))
+                                                                     side, spec, rows_of, first_level_games))
         else:
             res.cards_note = (f"{game.title} declares no card kinds for restricted play yet" if not game.card_kinds
                               else f"the level's policy ({first.seats[0].policy}) cannot be told to avoid a card")
@@ -221,8 +227,8 @@ def _runaway(game, sc, seats, players, teams, spec, interrupts):
     return K.runaway_leader(leads, th)
 
 
-def _kingmaking(game, seats, players, side, spec, rows_of):
-    base = rows_of("kingmaking", seats, spec.kingmaker_deals)[0]
+def _kingmaking(game, seats, players, side, spec, rows_of, first_level_games):
+    base = first_level_games("kingmaking", spec.kingmaker_deals)
     random_seat = game.validate_seat({"policy": "random"}, "(profile)", "random") if game.policy("random") else None
     if random_seat is None:
         return None
@@ -235,14 +241,14 @@ def _kingmaking(game, seats, players, side, spec, rows_of):
     return out
 
 
-def _restricted(res, game, sc, seats, players, teams, side, spec, rows_of):
+def _restricted(res, game, sc, seats, players, teams, side, spec, rows_of, first_level_games):
     def side_credit(rows):
         """Each seat's share of the win, its team's where partners play (a restricted seat's team loses with it)."""
         credit = L.win_credit(rows, players)
         return credit if not teams else np.stack([credit[:, list(teams[side[s]])].sum(axis=1)
                                                   for s in range(players)], axis=1)
 
-    base_rows = rows_of("restricted play", seats, spec.card_deals)[0]
+    base_rows = first_level_games("restricted play", spec.card_deals)
     base = side_credit(base_rows)
     res.full_deck = C.deck_figures(base_rows, players, teams)  # (beside the decks without a kind)
     out = []

@@ -38,18 +38,15 @@ def replay_index(deal, replay):
     return deal + (replay << REPLAY_SHIFT)
 
 
-def rows(game, encoded, seed, players, deals, replays=1, first_deal=0, interrupts=None, progress=None):
-    """Result rows (replays, deals, columns) of deals first_deal .. first_deal + deals - 1, each played `replays`
-    times (replay 0: the game a run plays at that index). Raises Stopped (with the rows of the whole blocks played)
-    if a signal comes."""
+def rows(game, encoded, seed, players, deals, replays=1, interrupts=None):
+    """Result rows (replays, deals, columns) of deals 0 .. deals - 1, each played `replays` times (replay 0: the
+    game a run plays at that index). Raises Stopped (with the rows of the whole blocks played) if a signal comes."""
     width = len(game.columns(players))
     out = np.zeros((replays, deals, width), dtype=np.int64)
     for lo in range(0, deals, BLOCK_DEALS):
         hi = min(deals, lo + BLOCK_DEALS)
         for r in range(replays):
-            game.run_batch(encoded, seed, replay_index(first_deal + lo, r), out[r, lo:hi])
-        if progress is not None:
-            progress(hi - lo)
+            game.run_batch(encoded, seed, replay_index(lo, r), out[r, lo:hi])
         if interrupts is not None and interrupts.signal is not None and hi < deals:
             raise Stopped(out[:, :hi])
     return out
