@@ -220,7 +220,7 @@ TUNE_TRIALS = 8  # trials timed per tune scenario (its own deals per trial), ker
 
 def tune_speed():
     """Trials per minute of each shipped tune scenario's search (analyzer tune), warm."""
-    from analyzer import tune as T
+    from analyzer import tuning as T
     from analyzer.games import game_names
 
     root = os.path.join(os.path.dirname(__file__), "..", "scenarios")

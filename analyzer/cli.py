@@ -15,6 +15,7 @@ from pathlib import Path
 
 import click
 
+from analyzer.command_scenarios import STRENGTH_GAMES
 from analyzer.errors import ScenarioError
 from analyzer.textfiles import printable
 from analyzer.interrupts import (EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_NOTHING, EXIT_PARTIAL, Interrupts, Quit,
@@ -290,20 +291,6 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
     return (EXIT_PARTIAL if result.partial else 0), path, result
 
 
-LADDER_GAMES, LADDER_SEARCH_GAMES = 100_000, 4_000  # default deals per rung; with a search rung (its cost rules)
-
-
-def _ladder_games(game):
-    from analyzer.comparisons import SEARCH, default_ladder
-    return LADDER_SEARCH_GAMES if any(r.get("policy") == SEARCH for r in default_ladder(game)) else LADDER_GAMES
-
-
-# what `analyzer ladder --scenario F` takes from F; the seats are the ladder's own (a warning says so)
-LADDER_KEEP = ("name", "description", "question", "game", "games", "seed", "players", "rules", "variants",
-               "practical_margin", "margins", "ladder", "stop")
-LADDER_SEATS = ("all_seats", "seats", "rotate_seats")
-
-
 @main.command()
 @click.argument("game")
 @click.option("--scenario", type=click.Path(dir_okay=False),
@@ -320,9 +307,10 @@ LADDER_SEATS = ("all_seats", "seats", "rotate_seats")
 def ladder(game, scenario, players, games, seed, out, sets, threads, workers, quiet):
     """Does skill matter in GAME? Play its skill ladder (every rung against a random field, seats
     rotated, on the same deals) and write the report: each rung's share and the skill number."""
-    from analyzer import scenario as scen
+    from analyzer import command_scenarios as CS
+    from analyzer.scenario import load_raw
 
-    g = _game(game, "GAME")
+    _game(game, "GAME")
     out = _out_folder(out)
     _check_parallel(threads, workers, None)
     overrides = _parse_sets(sets)
@@ -330,42 +318,18 @@ def ladder(game, scenario, players, games, seed, out, sets, threads, workers, qu
         if value is not None:
             overrides.append((key, value, flag))
     try:
-        if scenario:
-            raw, _ = _load_scenario(scenario, ())  # validated as `analyzer run` would, before anything is dropped
-            if raw.get("game") != game:
-                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
-            for key in ("sweep", "policies"):
-                if key in raw:
-                    raise ScenarioError(scenario, key, raw[key], "a ladder combines with [[variants]] only: drop it, "
-                                                                 "or play this scenario with `analyzer run`")
-            _warn_seats_dropped(scenario, raw)
-            raw = {k: v for k, v in raw.items() if k in LADDER_KEEP}
-            for v in raw.get("variants", []):
-                for key in LADDER_SEATS:
-                    v.pop(key, None)
-            source = scenario
-        else:
-            count = 4 if g.min_players <= 4 <= g.max_players else g.min_players
-            raw = {"name": f"{g.title}: the skill ladder", "game": game, "games": _ladder_games(g), "seed": 1,
-                   "players": count}
-            source = f"(analyzer ladder {game})"
-        raw.setdefault("ladder", {})
-        raw.setdefault("games", _ladder_games(g))
-        sc = scen.build_with(raw, source, overrides)
+        raw = load_raw(scenario) if scenario else None
+        sc, lines = CS.ladder(game, raw, scenario, overrides)
     except ScenarioError as e:
         _fail(e)
+    for line in lines:
+        click.echo(f"Warning: {line}", err=True)
     _warn_idle_settings(sc)
     if out is None:
         from analyzer import report
 
         out = report.default_dir(sc, name=f"{game}-ladder")
     _play_and_report(sc, out, False, threads, 100_000, quiet, workers, None)
-
-
-# what `analyzer strength --scenario F` takes from F; the seats are the curve's own (a warning says so)
-STRENGTH_KEEP = ("name", "description", "question", "game", "games", "seed", "players", "rules", "practical_margin",
-                 "margins", "strength", "stop")
-STRENGTH_GAMES = 1_000  # default deals: every pair of rungs plays each in every seat rotation
 
 
 class Budgets(click.ParamType):
@@ -414,60 +378,30 @@ def strength(game, scenario, players, budgets, games, seed, out, sets, threads, 
     budget) against each other, every pair head to head on the same deals with the seats rotated, and write
     the strength curve: Bradley-Terry ratings on an Elo scale and whether more search budget still gains
     (strength.csv and a report)."""
-    from analyzer import scenario as scen
+    from analyzer import command_scenarios as CS
+    from analyzer.scenario import load_raw
 
-    g = _game(game, "GAME")
+    _game(game, "GAME")
     out = _out_folder(out)
     _check_parallel(threads, workers, scheduler)
     overrides = _parse_sets(sets)
-    if budgets is not None and g.policy("search") is None:
-        raise click.BadParameter(f"{','.join(map(str, budgets))}: {game} has no search policy, so its curve is its "
-                                 f"ladder only: leave --budgets out", param_hint="--budgets")
     for key, value, flag in (("players", players, "--players"), ("games", games, "--games"), ("seed", seed, "--seed"),
                              ("strength.budgets", budgets, "--budgets")):
         if value is not None:
             overrides.append((key, value, flag))
     try:
-        if scenario:
-            raw, _ = _load_scenario(scenario, ())  # validated as `analyzer run` would, before anything is dropped
-            if raw.get("game") != game:
-                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
-            for key in ("variants", "sweep", "policies", "ladder"):
-                if key in raw:
-                    raise ScenarioError(scenario, key, raw[key], "the strength curve plays its own pairings: drop "
-                                                                 "it, or play this scenario with `analyzer run`")
-            dropped = [key for key in LADDER_SEATS if key in raw]
-            if dropped:
-                click.echo(f"Warning: {printable(scenario)}: {printable(', '.join(dropped))}: not used: the strength "
-                           f"curve seats its rungs itself (see docs/running.md, the strength curve)", err=True)
-            raw = {k: v for k, v in raw.items() if k in STRENGTH_KEEP}
-            source = scenario
-        else:
-            count = 2 if g.min_players <= 2 <= g.max_players else g.min_players
-            raw = {"name": g.title, "game": game, "seed": 1, "players": count}
-            source = f"(analyzer strength {game})"
-        raw.setdefault("strength", {})
-        if "stop" not in raw:
-            raw.setdefault("games", STRENGTH_GAMES)
-        sc = scen.build_with(raw, source, overrides)
+        raw = load_raw(scenario) if scenario else None
+        sc, lines = CS.strength(game, raw, scenario, overrides)
     except ScenarioError as e:
         _fail(e)
+    for line in lines:
+        click.echo(f"Warning: {line}", err=True)
     _warn_idle_settings(sc)
     if out is None:
         from analyzer import report
 
         out = report.default_dir(sc, name=f"{game}-strength")
     _play_and_report(sc, out, False, threads, 100_000, quiet, workers, scheduler)
-
-
-def _warn_seats_dropped(source, raw):
-    """One line naming the seat settings of a scenario that the ladder replaces with its rungs and field."""
-    dropped = [key for key in LADDER_SEATS if key in raw]
-    dropped += [f"variants[{i}].{key}" for i, v in enumerate(raw.get("variants", [])) for key in LADDER_SEATS
-                if key in v]
-    if dropped:
-        click.echo(f"Warning: {printable(source)}: {printable(', '.join(dropped))}: not used: the ladder seats its rungs and its field "
-                   f"itself (see docs/scenarios.md, the skill ladder)", err=True)
 
 
 def _game(name, hint):
@@ -513,21 +447,16 @@ def _warm_up_saying_so(sc, quiet, warm=None):
               help="text: a game as a person reads it; jsonl: one JSON event a line (fields in docs/<game>.md).")
 def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fmt):
     """Print every event of one game of GAME (e.g. noize), replayable against the rulebook."""
-    from analyzer import scenario as scen
+    from analyzer import command_scenarios as CS
+    from analyzer.scenario import load_raw
 
     g = _game(game, "GAME")
     overrides = _parse_sets(sets)
     if players is not None:
         overrides.append(("players", players, "--players"))
     try:
-        if scenario:
-            raw, sc = _load_scenario(scenario, overrides)  # validated as `analyzer run` would
-            if raw.get("game") != game:
-                raise ScenarioError(scenario, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
-        else:
-            n = 4 if g.min_players <= 4 <= g.max_players else g.min_players
-            raw = {"game": game, "games": 1, "seed": 1, "players": n}
-            sc = scen.build_with(raw, "(trace defaults)", overrides)
+        sc = CS.trace(game, load_raw(scenario) if scenario else None, scenario, overrides)
+        arm = CS.trace_arm(sc, variant, rotation, ("--variant", "--rotation"))
     except ScenarioError as e:
         _fail(e)
     _warn_idle_settings(sc)
@@ -535,15 +464,6 @@ def trace(game, scenario, seed, game_index, players, sets, variant, rotation, fm
         click.echo(f"Note: game {game_index:,} is beyond the scenario's {sc.games:,} games; it is the game a longer run "
                    f"would play at that index.", err=True)
     seed = sc.seed if seed is None else seed
-    label = sc.groups[0] if variant is None else variant
-    arms = [a for a in sc.arms if a.group == label and a.rotation == rotation]
-    if not arms:
-        rotations = sorted({a.rotation for a in sc.arms if a.group == label})
-        allowed = (f"variants: {', '.join(repr(g) for g in sc.groups)}" if label not in sc.groups
-                   else f"rotations: {rotations}")
-        raise click.BadParameter(f"{variant if label not in sc.groups else rotation!r} is not in the scenario; {allowed}",
-                                 param_hint="--variant" if label not in sc.groups else "--rotation")
-    arm = arms[0]
     events = g.trace(arm.encoded(g), seed, game_index)
     if fmt == "jsonl":
         meta = {"type": "game", "game": g.name, "seed": seed, "game_index": game_index, "players": len(arm.seats),
@@ -653,7 +573,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
 
     Ctrl-C stops the search after the trial in play and writes the report of the trials finished (exit 3)."""
     from analyzer import report
-    from analyzer import tune as T
+    from analyzer import tuning as T
     from analyzer import scenario as scen
 
     out = _out_folder(out)
@@ -726,11 +646,11 @@ def profile(scenario, levels, deals, replays, seed, out, sets, threads, quiet):
     decide games (restricted play) and check the warning flags; write the report and profile.csv.
 
     Ctrl-C stops after the block in play and writes the report of the parts finished (exit 3)."""
-    from analyzer import profile as PR
+    from analyzer import profiling as PR
     from analyzer import report
     from analyzer import scenario as scen
-    from analyzer.profile import play as P
-    from analyzer.profile import report as PR_report
+    from analyzer.profiling import play as P
+    from analyzer.profiling import report as PR_report
 
     out = _out_folder(out)
     overrides = _parse_sets(sets)

@@ -69,7 +69,7 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     partial. interrupts: the caller's, already installed (the CLI's, which go on noting signals while it
     writes the report); None: the run installs its own while it plays. block, on_block: no chunk crosses a
     multiple of `block` deals, and at each, on_block(deals played, tally) is called with every chunk committed; a
-    true return ends the run there, not partial (analyzer.tune prunes a trial so)."""
+    true return ends the run there, not partial (analyzer.tuning prunes a trial so)."""
     total = games if games is not None else sc.games
     threads_used = used_threads(threads)
     tally = new_tally(sc)

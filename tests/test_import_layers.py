@@ -16,10 +16,12 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 # `analyzer`, which is only its __init__. Within a layer, `|` separates independent siblings; the modules of
 # one sibling (`:`) may import each other, without cycles.
 LAYERS = (
-    "analyzer.__main__ : analyzer.cli : analyzer.bench",  # the ways in
+    # the ways in: the command, and the Python API (analyzer.api, its outcomes in analyzer.api_results)
+    "analyzer.__main__ : analyzer.cli : analyzer.bench | analyzer.api : analyzer.api_results",
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
     # the kernels' rows played directly, its report from the report's parts
-    "analyzer.tune | analyzer.profile",
+    # the scenarios the ladder, strength and trace commands build (for the command and the API)
+    "analyzer.tuning | analyzer.profiling | analyzer.command_scenarios",
     # a report reads a RunResult however it was played; nothing that plays writes a report
     "analyzer.report | analyzer.distributed",
     "analyzer.runner",  # the in-process chunk loop (distributed plays the same on Dask)
@@ -38,7 +40,7 @@ LAYERS = (
     "analyzer.errors | analyzer.rng",
     "analyzer.textfiles | analyzer.interrupts | analyzer.stats | analyzer.threads | analyzer.jit_setup"
     " | analyzer.prefetch | analyzer.ratings",
-    "analyzer",  # __version__
+    "analyzer",  # __version__; the API's names are looked up in analyzer.api on first use (not imported here)
 )
 
 # Cycles known and not yet removed (a package whose modules import each other in a circle): none since every

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from analyzer.cli import main
 from analyzer.errors import ScenarioError
-from analyzer.profile import build, checks, luck, play as P, profile
+from analyzer.profiling import build, checks, luck, play as P, profile
 
 pytestmark = pytest.mark.usefixtures("test_games")
 
@@ -137,7 +137,7 @@ def test_real_choices_and_the_flags_of_a_game_with_choices():
 
 @pytest.mark.parametrize("policy", ["random", "greedy"])
 def test_a_seat_told_to_avoid_high_cards_plays_one_only_when_it_holds_nothing_else(toy, policy):
-    from analyzer.profile.cards import restricted_seats
+    from analyzer.profiling.cards import restricted_seats
 
     sc, _ = build(toy_raw(policy=policy, hand=4, deck=24), "(test)")
     seats = restricted_seats(toy, sc.seats, 1, "high")
@@ -158,7 +158,7 @@ def test_a_seat_told_to_avoid_high_cards_plays_one_only_when_it_holds_nothing_el
 
 
 def test_a_policy_that_beats_every_other_is_dominant(monkeypatch):
-    import analyzer.profile as PR
+    import analyzer.profiling as PR
 
     edges = {"a": {"b": (30.0, 25.0, 35.0), "c": (40.0, 35.0, 45.0)},
              "b": {"a": (-30.0, -35.0, -25.0), "c": (5.0, 0.0, 10.0)},
@@ -264,7 +264,7 @@ def test_ctrl_c_keeps_the_parts_finished_and_writes_their_report(tmp_path):
                     '[all_seats]\npolicy = "threshold"\n[profile]\ndeals = 600\nreplays = 2\n')
     out = tmp_path / "out"
     here = Path(__file__).parent
-    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.profile:_runaway:1", "--",
+    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.profiling:_runaway:1", "--",
                         "profile", str(path), "-q", "--out", str(out), "--threads", "1"],
                        capture_output=True, text=True, timeout=600, start_new_session=True,
                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
@@ -281,7 +281,7 @@ def test_a_restricted_seat_plays_the_same_games_in_a_batch_as_traced(name, playe
     """Every kernel path honours `avoid` (a fast path that ignored it played The Distance's restricted seats as free
     ones): the batch's rows are the traced games' rows, for a seat told to avoid each kind in turn."""
     from analyzer.games import get_game
-    from analyzer.profile.cards import restricted_seats
+    from analyzer.profiling.cards import restricted_seats
 
     game = get_game(name)
     sc, _ = build({"game": name, "players": players, "seed": 4, "games": 10}, "(test)")

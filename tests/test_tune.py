@@ -1,4 +1,4 @@
-"""analyzer tune (analyzer/tune): deterministic trials on common deals, pruning that never drops a would-be best,
+"""analyzer tune (analyzer/tuning): deterministic trials on common deals, pruning that never drops a would-be best,
 a confirmation race on deals no trial played, a known best found, bad [tune] tables refused in one line."""
 import copy
 import csv
@@ -8,10 +8,10 @@ import sys
 import numpy as np
 import pytest
 
-from analyzer import tune as T
+from analyzer import tuning as T
 from analyzer.errors import ScenarioError
-from analyzer.tune import race as R
-from analyzer.tune import study as S
+from analyzer.tuning import race as R
+from analyzer.tuning import study as S
 
 BASE = {"name": "noize tune", "game": "noize", "games": 1000, "seed": 11, "players": 4,
         "all_seats": {"policy": "threshold"},
@@ -25,7 +25,7 @@ def built(raw=BASE, overrides=()):
 
 
 def table(result):
-    from analyzer.tune.report import trial_rows
+    from analyzer.tuning.report import trial_rows
 
     header, rows = trial_rows(result)
     return header, [[repr(x) for x in row] for row in rows]
@@ -176,7 +176,7 @@ def test_ctrl_c_keeps_the_trials_finished_and_writes_their_report(tmp_path):
                     '[[tune.objectives]]\nmetric = "length"\ngoal = "min"\n')
     out = tmp_path / "out"
     here = Path(__file__).parent
-    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.tune.study:play_trial:2", "--",
+    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.tuning.study:play_trial:2", "--",
                         "tune", str(path), "-q", "--out", str(out), "--threads", "1"],
                        capture_output=True, text=True, timeout=600, start_new_session=True,
                        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))

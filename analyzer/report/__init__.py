@@ -191,18 +191,25 @@ def reproduce_details(command, seed, threads, wall):
                     Text(f"seed {seed}; analyzer {__version__}; {threads} thread(s); {wall:.1f} s")])
 
 
+def pages(result, out, man):
+    """(title, blocks, summary.csv rows, {file name: what writes it, given its path}) of a run's report, its plots
+    drawn into out: the strength curve's (with strength.csv and curve.json) or the balance report's."""
+    if result.scenario.comparison.get("kind") == "strength":  # (the answer first: analyzer/report/strength.py)
+        title, blocks, curve_rows, record = strength_report(result, out, man)
+        return (title, blocks, sections.summary_rows(result),
+                {"strength.csv": lambda path: write_csv(path, CSV_COLUMNS, curve_rows),
+                 "curve.json": lambda path: path.write_text(json.dumps(record, indent=2))})
+    blocks, rows = build_blocks(result, out, man)
+    return f"{result.scenario.name}: balance report", blocks, rows, {}
+
+
 def write_report(result, out_dir, command=None):
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     man = manifest(result, command)
-    if result.scenario.comparison.get("kind") == "strength":  # (the answer first: analyzer/report/strength.py)
-        title, blocks, curve_rows, record = strength_report(result, out, man)
-        write_csv(out / "strength.csv", CSV_COLUMNS, curve_rows)
-        (out / "curve.json").write_text(json.dumps(record, indent=2))
-        rows = sections.summary_rows(result)
-    else:
-        blocks, rows = build_blocks(result, out, man)
-        title = f"{result.scenario.name}: balance report"
+    title, blocks, rows, files = pages(result, out, man)
+    for name, write in files.items():
+        write(out / name)
     write_pages(out, title, blocks)
     write_summary(result, rows, out / "summary.csv")
     write_manifest(out, man)
@@ -213,9 +220,9 @@ SUMMARY_COLUMNS = ["group", "level", "kind", "metric", "label", "value", "ci_low
                    "diff_vs_baseline", "diff_low", "diff_high", "games", "partial"]
 
 
-def write_summary(result, rows, path):
-    """summary.csv: every metric of every group with its interval, then its card power (rows:
-    sections.summary_rows, build_blocks' second part)."""
+def summary_table(result, rows):
+    """summary.csv's rows (SUMMARY_COLUMNS) from sections.summary_rows: every metric of every group with its
+    interval, then its card power."""
     by_label = {g.label: g for g in result.groups}
     deals = {g.label: g.summary.n for g in result.groups}  # (a strength curve's settled pairing played fewer)
 
@@ -226,4 +233,9 @@ def write_summary(result, rows, path):
         baseline = g.reference.label if g is not None and g.reference is not None and kind == "metric" else ""
         games = deals.get(label, result.games) if games is None else games
         return [label, level, kind] + row[2:7] + [baseline] + row[7:10] + [games, result.partial]
-    write_csv(path, SUMMARY_COLUMNS, (framed(row) for row in rows))
+    return [framed(row) for row in rows]
+
+
+def write_summary(result, rows, path):
+    """summary.csv (summary_table's rows)."""
+    write_csv(path, SUMMARY_COLUMNS, summary_table(result, rows))

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from analyzer import __version__
 from analyzer.interrupts import signal_name
-from analyzer.profile import luck as L
-from analyzer.profile.checks import EARLY_SHARE
-from analyzer.profile.spec import FLAG_KEYS
+from analyzer.profiling import luck as L
+from analyzer.profiling.checks import EARLY_SHARE
+from analyzer.profiling.spec import FLAG_KEYS
 from analyzer.report import plots, reproduce_details, write_csv, write_manifest, write_pages
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 

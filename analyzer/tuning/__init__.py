@@ -1,10 +1,10 @@
 """`analyzer tune`: which values of a game's settings bring its balance where the designer wants it?
 
 A tune scenario is one configuration (the rulebook's, as `analyzer run` would play it) with a `[tune]` table
-(analyzer/tune/spec.py): the settings to search, the objectives and the budget. The search
-(analyzer/tune/study.py) plays the rulebook, then the trials Optuna's sampler proposes, every trial on the same
-deals, pruning trials clearly worse than the best; the confirmation race (analyzer/tune/race.py) replays the best
-few and the rulebook on fresh deals until their differences are known; the report (analyzer/tune/report.py)
+(analyzer/tuning/spec.py): the settings to search, the objectives and the budget. The search
+(analyzer/tuning/study.py) plays the rulebook, then the trials Optuna's sampler proposes, every trial on the same
+deals, pruning trials clearly worse than the best; the confirmation race (analyzer/tuning/race.py) replays the best
+few and the rulebook on fresh deals until their differences are known; the report (analyzer/tuning/report.py)
 answers with the race's figures.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import copy
 from dataclasses import dataclass
 
 from analyzer.errors import ScenarioError
-from analyzer.tune.spec import TuneSpec, parse
+from analyzer.tuning.spec import TuneSpec, parse
 
 # a tune searches one configuration's settings: what would make the scenario several is refused
 NOT_WITH_TUNE = ("variants", "sweep", "policies", "ladder", "strength", "skill", "stop")
@@ -62,7 +62,7 @@ def build(raw, source, overrides=()):
 
 def _checked_spec(sc, source):
     from analyzer import scenario as scen
-    from analyzer.tune import study
+    from analyzer.tuning import study
 
     players = {sc.players}
     for s in parse(sc, players).settings:  # (a first pass, for the player counts a trial can have)
@@ -90,8 +90,8 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, s
     import time
 
     from analyzer import runner, scenario as scen
-    from analyzer.tune import race as R
-    from analyzer.tune.study import DaskBlocks, search
+    from analyzer.tuning import race as R
+    from analyzer.tuning.study import DaskBlocks, search
 
     t0 = time.perf_counter()
     used = runner.used_threads(threads)
@@ -118,7 +118,7 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, s
 
 
 def write_report(result, out_dir, command=None):
-    """Write the tune's report folder (analyzer/tune/report.py)."""
-    from analyzer.tune import report
+    """Write the tune's report folder (analyzer/tuning/report.py)."""
+    from analyzer.tuning import report
 
     return report.write(result, out_dir, command)

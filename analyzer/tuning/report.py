@@ -16,8 +16,8 @@ from analyzer.report.answer import ANSWER_ID
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.comparison import comparison_sections
 from analyzer.report.sections import ci_text
-from analyzer.tune.race import RULEBOOK, best_row, near_best, recommended, shown_value
-from analyzer.tune.study import settings_key
+from analyzer.tuning.race import RULEBOOK, best_row, near_best, recommended, shown_value
+from analyzer.tuning.study import settings_key
 
 TRIALS_SHOWN = 25  # rows of the report's trial table (tune.csv has every trial)
 

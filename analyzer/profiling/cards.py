@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from analyzer.games.base import AVOID, CardPower
-from analyzer.profile.luck import first_unit_share, win_credit
+from analyzer.profiling.luck import first_unit_share, win_credit
 from analyzer.stats import mean_ci, wilson
 
 

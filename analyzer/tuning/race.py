@@ -2,7 +2,7 @@
 
 A trial's figures are optimistic: it was picked because its deals happened to favour it among many. The race
 plays the finalists and the rulebook again, as the variants of one comparison (the rulebook its baseline), on
-deals no trial played (a seed of its own, analyzer.tune.study.derived_seed), with adaptive stopping as a
+deals no trial played (a seed of its own, analyzer.tuning.study.derived_seed), with adaptive stopping as a
 scenario's [stop]: it stops once every finalist's paired difference from the rulebook on the first objective's
 metric excludes zero, or at confirm_games deals. The recommendation is the lowest loss in the race.
 """
@@ -13,7 +13,7 @@ import math
 from analyzer import margins, stopping
 from analyzer import metrics as M
 from analyzer.configs import set_path
-from analyzer.tune.study import RACE_STREAM, derived_seed, objective_metrics, settings_key, trial_raw, weighted_loss
+from analyzer.tuning.study import RACE_STREAM, derived_seed, objective_metrics, settings_key, trial_raw, weighted_loss
 
 RULEBOOK = "rulebook"
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.profile.luck import first_unit_share
+from analyzer.profiling.luck import first_unit_share
 from analyzer.stats import excludes, mean_ci, wilson
 
 EARLY_SHARE = 0.2  # "decided early": the winner never trails again after this share of the game's length

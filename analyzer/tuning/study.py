@@ -21,10 +21,10 @@ from analyzer import runner
 from analyzer.stopping import unit
 from analyzer.configs import set_path
 from analyzer.errors import ScenarioError
-from analyzer.tune.spec import TuneSpec, rulebook_values
+from analyzer.tuning.spec import TuneSpec, rulebook_values
 
 # keys of a scenario that a trial does not take from it: the tune itself, and its stopping rule (a tune scenario is
-# one configuration, checked by analyzer.tune.load)
+# one configuration, checked by analyzer.tuning.load)
 TRIAL_DROPS = ("tune", "stop")
 PRUNE_P = 0.1  # the Wilcoxon pruner's p threshold (Optuna's default)
 PRUNE_AFTER = 2  # blocks played before a trial may be pruned (Optuna's default n_startup_steps)

@@ -1,7 +1,7 @@
 """`analyzer profile`: where a game's outcomes come from: luck, choices and cards, and its warning flags.
 
 A profile plays one configuration (the scenario's rules and players) at one or two skill levels
-(analyzer/profile/spec.py):
+(analyzer/profiling/spec.py):
 - the luck split (luck.py): every deal played `replays` times with the decisions re-seeded (analyzer.rng), the
   outcome's variance split between the deal, the seat and the bots' decisions; the same games carry the kernels'
   decision counts (choices.py: base.Choices) and give the first seat's edge, the games decided early, the games
@@ -24,12 +24,12 @@ import numpy as np
 
 from analyzer.errors import ScenarioError
 from analyzer.games.base import AVOID
-from analyzer.profile import cards as C
-from analyzer.profile import checks as K
-from analyzer.profile import choices as CH
-from analyzer.profile import luck as L
-from analyzer.profile import play as P
-from analyzer.profile.spec import FLAGS, ProfileSpec, parse
+from analyzer.profiling import cards as C
+from analyzer.profiling import checks as K
+from analyzer.profiling import choices as CH
+from analyzer.profiling import luck as L
+from analyzer.profiling import play as P
+from analyzer.profiling.spec import FLAGS, ProfileSpec, parse
 from analyzer.stats import mean_ci
 
 # a profile plays one configuration: what would make the scenario several is refused
