@@ -52,6 +52,7 @@ class _Outcome:
         from analyzer.report.blocks import _html_blocks
 
         table = self.key_table()
+        table = table.drop(columns=[c for c in ("level",) if c in table and not table[c].astype(bool).any()])
         more = f"<p>({len(table) - KEY_ROWS:,} more rows in the DataFrame)</p>" if len(table) > KEY_ROWS else ""
         return "\n".join(_html_blocks(self._answer)) + table.head(KEY_ROWS).to_html(index=False) + more
 
