@@ -20,8 +20,6 @@ KEY_ROWS = 12  # rows of the key table shown in a notebook (every row is in the 
 class _Outcome:
     """The parts every outcome shares: the answer section's words and HTML, and the report folder."""
 
-    title = ""
-
     def _answer_blocks(self, folder):  # (the report's opening section, its picture drawn into folder)
         raise NotImplementedError
 
@@ -102,10 +100,6 @@ class Result(_Outcome):
     @property
     def partial(self) -> bool:
         return self.run.partial
-
-    @property
-    def title(self):
-        return f"{self.scenario.name}: balance report"
 
     def __repr__(self):
         state = ", partial" if self.partial else ""
@@ -211,17 +205,43 @@ def _verdict_row(g, key, label, versus, d, lo, hi, margin, verdict):
     return [g.label, g.level, key, label, versus, d, lo, hi, margin, verdict.word, verdict.text]
 
 
-class TuneOutcome(_Outcome):
-    """A tune (analyzer.tuning): trials (tune.csv: every trial's settings, state and figures), race (the confirmation
-    race's summary.csv table, or None), partial."""
+class _CommandOutcome(_Outcome):
+    """The outcome of a command with a report of its own (tune, profile): its result, and its report module's
+    answer(result, folder) and write(result, folder)."""
+
+    report_module = ""  # e.g. "analyzer.tuning.report"
+    folder_suffix = ""  # the default report folder: reports/<scenario file's stem>-<suffix>-<time>
 
     def __init__(self, result):
-        self.result = result  # analyzer.tuning.TuneResult
-        self.title = f"{result.scenario.name}: tuning report"
+        self.result = result
 
     @property
     def partial(self) -> bool:
         return self.result.partial
+
+    def _report(self):
+        from importlib import import_module
+
+        return import_module(self.report_module)
+
+    def _answer_blocks(self, folder):
+        return self._report().answer(self.result, folder)
+
+    def _write(self, folder):
+        self._report().write(self.result, folder)
+
+    def _default_dir(self):
+        from analyzer import report
+
+        sc = self.result.scenario
+        return report.default_dir(sc, name=f"{Path(sc.source).stem}-{self.folder_suffix}")
+
+
+class TuneOutcome(_CommandOutcome):
+    """A tune (analyzer.tuning.TuneResult in .result): trials (tune.csv: every trial's settings, state and figures),
+    race (the confirmation race's summary.csv table, or None)."""
+
+    report_module, folder_suffix = "analyzer.tuning.report", "tune"
 
     def __repr__(self):
         return f"<analyzer.TuneOutcome {self.result.scenario.name!r}: {len(self.result.run.trials):,} trials>"
@@ -250,33 +270,12 @@ class TuneOutcome(_Outcome):
     def key_table(self):
         return self.trials
 
-    def _answer_blocks(self, folder):
-        from analyzer.tuning.report import answer
 
-        return answer(self.result, folder)
+class ProfileOutcome(_CommandOutcome):
+    """A profile (analyzer.profiling.ProfileResult in .result): table (profile.csv: metric, level, value, low, high,
+    games), checks (each warning flag: its figure, threshold, whether it is flagged, in words)."""
 
-    def _write(self, folder):
-        from analyzer.tuning.report import write
-
-        write(self.result, folder)
-
-    def _default_dir(self):
-        from analyzer import report
-
-        return report.default_dir(self.result.scenario, name=f"{Path(self.result.scenario.source).stem}-tune")
-
-
-class ProfileOutcome(_Outcome):
-    """A profile (analyzer.profiling): table (profile.csv: metric, level, value, low, high, games), checks (each
-    warning flag's state), partial."""
-
-    def __init__(self, result):
-        self.result = result  # analyzer.profiling.ProfileResult
-        self.title = f"{result.scenario.name}: profile"
-
-    @property
-    def partial(self) -> bool:
-        return self.result.partial
+    report_module, folder_suffix = "analyzer.profiling.report", "profile"
 
     def __repr__(self):
         levels = " and ".join(lv.label for lv in self.result.levels)
@@ -290,20 +289,15 @@ class ProfileOutcome(_Outcome):
 
         return pd.DataFrame(csv_rows(self.result), columns=CSV_COLUMNS)
 
+    @cached_property
+    def checks(self):
+        """One row per warning flag: key, title, value, low, high (None: not measured), threshold, flagged (True,
+        False, or None: not measured) and the words the report says."""
+        import pandas as pd
+
+        rows = [[c.key, c.title, *(c.figure or (None, None, None)), c.threshold, c.flagged, c.words]
+                for c in self.result.checks()]
+        return pd.DataFrame(rows, columns=["key", "title", "value", "low", "high", "threshold", "flagged", "words"])
+
     def key_table(self):
-        return self.table
-
-    def _answer_blocks(self, folder):
-        from analyzer.profiling.report import answer
-
-        return answer(self.result, folder)
-
-    def _write(self, folder):
-        from analyzer.profiling.report import write
-
-        write(self.result, folder)
-
-    def _default_dir(self):
-        from analyzer import report
-
-        return report.default_dir(self.result.scenario, name=f"{Path(self.result.scenario.source).stem}-profile")
+        return self.checks

@@ -203,7 +203,7 @@ def test_profile_and_tune_are_their_commands(tmp_path):
     with open(tmp_path / "profile" / "profile.csv", newline="") as f:
         written = list(csv.reader(f))
     assert [written[0]] + [[str(x) for x in row] for row in mine.table.itertuples(index=False)] == written
-    assert "Question" in mine.answer and not mine.partial
+    assert "Question" in mine.answer and not mine.partial and "kingmaker" in set(mine.checks.key)
     tune = {"name": "noize tune", "game": "noize", "games": 1000, "seed": 11, "players": 4,
             "all_seats": {"policy": "threshold"},
             "tune": {"trials": 3, "games": 400, "blocks": 1, "finalists": 2, "confirm_games": 1000,
