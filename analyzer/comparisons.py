@@ -141,22 +141,27 @@ def _same(a, b):
                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
 
 
+def seat_keys(game):
+    """The keys a seat table of the game may hold: policy, then every policy's parameters (each once)."""
+    return list(dict.fromkeys(["policy"] + [p.name for pol in game.policies for p in pol.params]))
+
+
+def setting_paths(game):
+    """Every path a sweep or a tune may set: players, rules.<setting>, all_seats.<policy or parameter>,
+    seats.<n>.<policy or parameter> (n from 0 to the game's most seats less one)."""
+    keys = seat_keys(game)
+    return (["players"] + [f"rules.{p.name}" for p in game.settings] + [f"all_seats.{k}" for k in keys]
+            + [f"seats.{n}.{k}" for n in range(game.max_players) for k in keys])
+
+
 def check_path(sc, path, key):
-    """A sweep path must name a setting the scenario has: players, rules.<setting>,
-    all_seats.<policy or parameter>, seats.<n>.<policy or parameter>."""
+    """A sweep path must name a setting the scenario has (setting_paths)."""
     game = sc.game
-    parts = path.split(".")
-    params = {"policy"} | {p.name for pol in game.policies for p in pol.params}
-    ok = (parts == ["players"]
-          or (len(parts) == 2 and parts[0] == "rules" and game.setting(parts[1]) is not None)
-          or (len(parts) == 2 and parts[0] == "all_seats" and parts[1] in params)
-          or (len(parts) == 3 and parts[0] == "seats" and whole_number(parts[1]) is not None and str(int(parts[1])) == parts[1]
-              and int(parts[1]) < game.max_players and parts[2] in params))
-    if not ok:
+    if path not in setting_paths(game):
         raise ScenarioError(sc.source, key, path,
                             "must name a setting: players, rules.<setting>, all_seats.<parameter> or "
                             f"seats.<n>.<parameter> (settings: {', '.join(p.name for p in game.settings)}; "
-                            f"parameters: {', '.join(sorted(params))})")
+                            f"parameters: {', '.join(sorted(seat_keys(game)))})")
 
 
 SWEEP_KEYS = ("x", "y", "metric", "goal")

@@ -17,6 +17,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 # one sibling (`:`) may import each other, without cycles.
 LAYERS = (
     "analyzer.__main__ : analyzer.cli : analyzer.bench",  # the ways in
+    "analyzer.schema",  # the JSON Schema of scenario files, from every table's declarations (tune's and profile's too)
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
     # the kernels' rows played directly, its report from the report's parts
     "analyzer.tune | analyzer.profile",
