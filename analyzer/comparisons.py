@@ -24,7 +24,9 @@ from analyzer.configs import Arm, check_players, set_path, validate_arm
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.textfiles import whole_number
 
-_COMPARISON_KEYS = ("variants", "sweep", "policies")
+COMPARISON_KEYS = ("variants", "sweep", "policies")  # one per scenario
+OWN_SEATS = ("seats", "all_seats", "rotate_seats")  # what a ladder and a strength curve set themselves
+NOT_WITH_SKILL = ("policies", "ladder", "strength", "stop")  # what [skill] does not combine with
 VARIANT_KEYS = ("rules", "players", "all_seats", "seats")
 AXIS_KEYS = ("path", "values", "range")
 MAX_AXIS_POINTS = 200  # values on one sweep axis
@@ -46,7 +48,7 @@ def merge(base: dict, over: dict) -> dict:
 
 
 def _strip(raw):
-    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder", "strength", "skill")}
+    return {k: v for k, v in raw.items() if k not in COMPARISON_KEYS + ("rotate_seats", "ladder", "strength", "skill")}
 
 
 def _rotated(seats, r):
@@ -260,7 +262,7 @@ def _groups_from_ladder(sc, variant_groups):
     for k in spec:
         if k not in LADDER_KEYS:
             raise ScenarioError(sc.source, f"ladder.{k}", spec[k], "unknown key; allowed: " + ", ".join(LADDER_KEYS))
-    for key in ("seats", "all_seats", "rotate_seats"):
+    for key in OWN_SEATS:
         if key in sc.raw:
             raise ScenarioError(sc.source, key, sc.raw[key], "a ladder seats its rungs and its field itself: give "
                                                             "them as ladder.rungs and ladder.field")
@@ -378,7 +380,7 @@ def _groups_from_strength(sc, base):
     """One group per pair of rungs (i, j), i weaker: i in the even seats and j in the odd ones (i, j, i, j...),
     every rotation of the seats played on the same deals; with an odd number of seats also the group j, i, j...,
     so that each rung sits as often as the other. A pairing's result: whether an i-seat or a j-seat won."""
-    for key in ("seats", "all_seats", "rotate_seats"):
+    for key in OWN_SEATS:
         if key in sc.raw:
             raise ScenarioError(sc.source, key, sc.raw[key], "the strength curve seats its rungs itself: give them "
                                                             "as strength.rungs (and strength.budgets)")
@@ -462,7 +464,7 @@ def parse_level(game, level, source, key, allowed=None):
 def check_skill(raw, source):
     """What [skill] combines with (checked before the rest of the scenario is read): a plain run, variants, a sweep,
     seat rotation; the levels set all_seats."""
-    for key in ("policies", "ladder", "strength", "stop"):
+    for key in NOT_WITH_SKILL:
         if key in raw:
             raise ScenarioError(source, key, "(table)" if isinstance(raw[key], dict) else raw[key],
                                 "[skill] plays the scenario at each skill level: it combines with variants, a sweep "
@@ -506,11 +508,11 @@ def _groups_by_level(sc, groups):
 
 def expand(sc):
     raw = sc.raw
-    present = [k for k in _COMPARISON_KEYS if k in raw]
+    present = [k for k in COMPARISON_KEYS if k in raw]
     if len(present) > 1:
-        raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(_COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
-    if "strength" in raw and any(k in raw for k in _COMPARISON_KEYS + ("ladder",)):
-        other = next(k for k in _COMPARISON_KEYS + ("ladder",) if k in raw)
+        raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
+    if "strength" in raw and any(k in raw for k in COMPARISON_KEYS + ("ladder",)):
+        other = next(k for k in COMPARISON_KEYS + ("ladder",) if k in raw)
         raise ScenarioError(sc.source, other, "(table)", "the strength curve plays its own pairings: it combines with "
                                                          "no variants, sweep, round-robin or ladder")
     if "ladder" in raw and ("sweep" in raw or "policies" in raw):

@@ -133,7 +133,7 @@ class _Game:
             self.define(f"policy.{pol.name}", {"description": f"the parameters of policy {pol.name!r}",
                                                "properties": {**own, **others}})
 
-    def seat(self, what, *, label=False, required=False, default=None, keys=None):
+    def seat(self, what, *, label=False, required=False, default=None):
         """A seat table: policy (required, or `default` when absent, or any) and its parameters."""
         g = self.game
         names = ", ".join(p.name for p in g.policies)
@@ -142,7 +142,7 @@ class _Game:
                                  + "\n".join(f"- {p.name}: {p.help}" for p in g.policies),
                   "x-taplo": {"docs": {"enumValues": [p.help for p in g.policies]}}}  # (Taplo's hover per value)
         props = {"policy": policy} | ({"label": LABEL} if label else {})
-        props |= {k: self.ref(f"param.{k}") for k in (keys or C.seat_keys(g)[1:])}
+        props |= {k: self.ref(f"param.{k}") for k in C.seat_keys(g)[1:]}
         rules = [{"if": _when("policy", p.name), "then": self.ref(f"policy.{p.name}")} for p in g.policies]
         if default is not None:
             rules.append({"if": {"not": {"required": ["policy"]}}, "then": self.ref(f"policy.{default}")})
@@ -260,13 +260,14 @@ class _Game:
         return _table(list(margins.KINDS) + list(per_metric), kinds | per_metric, TOP_KEYS["margins"])
 
     def tune(self, metrics):
-        counts = {k: _int(low, high, words, default) for k, words in (
-            ("trials", "trials, the rulebook's own settings first (trial 0)"),
-            ("games", "deals per trial, a multiple of blocks (at least 2 x blocks)"),
-            ("blocks", "blocks a trial's deals are played in (pruning looks after each)"),
-            ("finalists", "the best trials replayed against the rulebook in the confirmation race"),
-            ("confirm_games", "the most deals of the race (default: 10 x games, at least 100,000)"))
-            for low, high, default in [tune_spec.COUNTS[k]]}
+        counts = {}
+        for k, words in (("trials", "trials, the rulebook's own settings first (trial 0)"),
+                         ("games", "deals per trial, a multiple of blocks (at least 2 x blocks)"),
+                         ("blocks", "blocks a trial's deals are played in (pruning looks after each)"),
+                         ("finalists", "the best trials replayed against the rulebook in the confirmation race"),
+                         ("confirm_games", "the most deals of the race (default: 10 x games, at least 100,000)")):
+            low, high, default = tune_spec.COUNTS[k]
+            counts[k] = _int(low, high, words, default)
         number = {"type": "number"}
         setting = _table(tune_spec.SETTING_KEYS, {
             "path": {"enum": C.setting_paths(self.game), "description": "the setting searched (as a sweep's path)"},
@@ -303,14 +304,15 @@ class _Game:
     def profile(self):
         defaults = {f.name: f.default for f in dataclasses.fields(profile_spec.ProfileSpec)
                     if f.default is not dataclasses.MISSING}
-        counts = {k: _int(low, high, words, defaults[k]) for k, words in (
-            ("deals", "deals of the luck split, each played `replays` times"),
-            ("replays", "decision replays of every deal"),
-            ("card_deals", "deals per card kind in restricted play (each seat restricted in turn)"),
-            ("kingmaker_deals", "deals per seat of the kingmaking replays (3+ players)"),
-            ("policy_deals", "deals per pairing of the dominant-strategy check"),
-            ("traced_games", "games traced for the runaway-leader check"))
-            for low, high in [profile_spec.COUNTS[k]]}
+        counts = {}
+        for k, words in (("deals", "deals of the luck split, each played `replays` times"),
+                         ("replays", "decision replays of every deal"),
+                         ("card_deals", "deals per card kind in restricted play (each seat restricted in turn)"),
+                         ("kingmaker_deals", "deals per seat of the kingmaking replays (3+ players)"),
+                         ("policy_deals", "deals per pairing of the dominant-strategy check"),
+                         ("traced_games", "games traced for the runaway-leader check")):
+            low, high = profile_spec.COUNTS[k]
+            counts[k] = _int(low, high, words, defaults[k])
         flags = {f.key: {"type": "number", "minimum": _num(f.low), "maximum": _num(f.high), "default": f.default,
                          "description": f"in {f.unit}: {f.help}"} for f in profile_spec.FLAGS}
         return _table(profile_spec.KEYS, counts | {
@@ -385,16 +387,16 @@ class _Game:
             {"description": "games is required without [stop], and with one at least its first look",
              "if": {"not": {"required": ["stop"]}}, "then": {"required": ["games"]},
              "else": {"properties": {"games": {"minimum": stopping.MIN_LOOK}}}},
-            *[_excludes(k, [o for o in C._COMPARISON_KEYS if o != k],
-                        f"one of {', '.join(C._COMPARISON_KEYS)} per scenario") for k in C._COMPARISON_KEYS],
-            _excludes("strength", C._COMPARISON_KEYS + ("ladder", "seats", "all_seats", "rotate_seats"),
+            *[_excludes(k, [o for o in C.COMPARISON_KEYS if o != k],
+                        f"one of {', '.join(C.COMPARISON_KEYS)} per scenario") for k in C.COMPARISON_KEYS],
+            _excludes("strength", C.COMPARISON_KEYS + ("ladder",) + C.OWN_SEATS,
                       "the strength curve plays its own pairings and seats its rungs itself"),
-            _excludes("ladder", ("sweep", "policies", "seats", "all_seats", "rotate_seats"),
+            _excludes("ladder", ("sweep", "policies") + C.OWN_SEATS,
                       "a ladder seats its rungs and field itself; it combines with [[variants]] only"),
             _excludes("policies", ("seats", "rotate_seats"), "a round-robin seats every policy in every seat itself"),
             {"description": "a round-robin needs two players", "if": {"required": ["policies"]},
              "then": {"properties": {"players": {"const": 2}}}},
-            _excludes("skill", ("policies", "ladder", "strength", "stop", "all_seats"),
+            _excludes("skill", C.NOT_WITH_SKILL + ("all_seats",),
                       "[skill] levels set all_seats; they combine with variants, a sweep and rotate_seats"),
             {"description": "[skill] levels set all_seats: no variant or sweep path may", "if": {"required": ["skill"]},
              "then": {"properties": {
