@@ -539,6 +539,25 @@ def _say(text, indent, width=100):
 
 
 @main.command()
+@click.argument("game", required=False)
+@click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write the schema to this file instead of printing it.")
+def schema(game, out):
+    """Print a JSON Schema of scenario files (of GAME, or of every game) for editors: docs/schema.md."""
+    from analyzer.schema import scenario_schema
+
+    if game is not None:
+        _game(game, "GAME")
+    text = json.dumps(scenario_schema(game), indent=2) + "\n"
+    if out is None:
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(out).write_text(text, encoding="utf-8")
+    except OSError as e:
+        raise click.BadParameter(f"{out!r}: {e.strerror or e}", param_hint="--out") from None
+
+
+@main.command()
 @click.option("--games", "-n", type=click.IntRange(1000), default=1_000_000, show_default=True,
               help="Games per warm measurement.")
 @click.option("--only", type=str, help="Only the benchmark cases whose name contains this.")

@@ -24,7 +24,9 @@ from analyzer.configs import Arm, check_players, set_path, validate_arm
 from analyzer.errors import MISSING, ScenarioError, toml_value
 from analyzer.textfiles import whole_number
 
-_COMPARISON_KEYS = ("variants", "sweep", "policies")
+COMPARISON_KEYS = ("variants", "sweep", "policies")  # one per scenario
+OWN_SEATS = ("seats", "all_seats", "rotate_seats")  # what a ladder and a strength curve set themselves
+NOT_WITH_SKILL = ("policies", "ladder", "strength", "stop")  # what [skill] does not combine with
 VARIANT_KEYS = ("rules", "players", "all_seats", "seats")
 AXIS_KEYS = ("path", "values", "range")
 MAX_AXIS_POINTS = 200  # values on one sweep axis
@@ -46,7 +48,7 @@ def merge(base: dict, over: dict) -> dict:
 
 
 def _strip(raw):
-    return {k: v for k, v in raw.items() if k not in _COMPARISON_KEYS + ("rotate_seats", "ladder", "strength", "skill")}
+    return {k: v for k, v in raw.items() if k not in COMPARISON_KEYS + ("rotate_seats", "ladder", "strength", "skill")}
 
 
 def _rotated(seats, r):
@@ -141,22 +143,27 @@ def _same(a, b):
                                              and not isinstance(a, bool) and not isinstance(b, bool) and a == b)
 
 
+def seat_keys(game):
+    """The keys a seat table of the game may hold: policy, then every policy's parameters (each once)."""
+    return list(dict.fromkeys(["policy"] + [p.name for pol in game.policies for p in pol.params]))
+
+
+def setting_paths(game):
+    """Every path a sweep or a tune may set: players, rules.<setting>, all_seats.<policy or parameter>,
+    seats.<n>.<policy or parameter> (n from 0 to the game's most seats less one)."""
+    keys = seat_keys(game)
+    return (["players"] + [f"rules.{p.name}" for p in game.settings] + [f"all_seats.{k}" for k in keys]
+            + [f"seats.{n}.{k}" for n in range(game.max_players) for k in keys])
+
+
 def check_path(sc, path, key):
-    """A sweep path must name a setting the scenario has: players, rules.<setting>,
-    all_seats.<policy or parameter>, seats.<n>.<policy or parameter>."""
+    """A sweep path must name a setting the scenario has (setting_paths)."""
     game = sc.game
-    parts = path.split(".")
-    params = {"policy"} | {p.name for pol in game.policies for p in pol.params}
-    ok = (parts == ["players"]
-          or (len(parts) == 2 and parts[0] == "rules" and game.setting(parts[1]) is not None)
-          or (len(parts) == 2 and parts[0] == "all_seats" and parts[1] in params)
-          or (len(parts) == 3 and parts[0] == "seats" and whole_number(parts[1]) is not None and str(int(parts[1])) == parts[1]
-              and int(parts[1]) < game.max_players and parts[2] in params))
-    if not ok:
+    if path not in setting_paths(game):
         raise ScenarioError(sc.source, key, path,
                             "must name a setting: players, rules.<setting>, all_seats.<parameter> or "
                             f"seats.<n>.<parameter> (settings: {', '.join(p.name for p in game.settings)}; "
-                            f"parameters: {', '.join(sorted(params))})")
+                            f"parameters: {', '.join(sorted(seat_keys(game)))})")
 
 
 SWEEP_KEYS = ("x", "y", "metric", "goal")
@@ -255,7 +262,7 @@ def _groups_from_ladder(sc, variant_groups):
     for k in spec:
         if k not in LADDER_KEYS:
             raise ScenarioError(sc.source, f"ladder.{k}", spec[k], "unknown key; allowed: " + ", ".join(LADDER_KEYS))
-    for key in ("seats", "all_seats", "rotate_seats"):
+    for key in OWN_SEATS:
         if key in sc.raw:
             raise ScenarioError(sc.source, key, sc.raw[key], "a ladder seats its rungs and its field itself: give "
                                                             "them as ladder.rungs and ladder.field")
@@ -373,7 +380,7 @@ def _groups_from_strength(sc, base):
     """One group per pair of rungs (i, j), i weaker: i in the even seats and j in the odd ones (i, j, i, j...),
     every rotation of the seats played on the same deals; with an odd number of seats also the group j, i, j...,
     so that each rung sits as often as the other. A pairing's result: whether an i-seat or a j-seat won."""
-    for key in ("seats", "all_seats", "rotate_seats"):
+    for key in OWN_SEATS:
         if key in sc.raw:
             raise ScenarioError(sc.source, key, sc.raw[key], "the strength curve seats its rungs itself: give them "
                                                             "as strength.rungs (and strength.budgets)")
@@ -457,7 +464,7 @@ def parse_level(game, level, source, key, allowed=None):
 def check_skill(raw, source):
     """What [skill] combines with (checked before the rest of the scenario is read): a plain run, variants, a sweep,
     seat rotation; the levels set all_seats."""
-    for key in ("policies", "ladder", "strength", "stop"):
+    for key in NOT_WITH_SKILL:
         if key in raw:
             raise ScenarioError(source, key, "(table)" if isinstance(raw[key], dict) else raw[key],
                                 "[skill] plays the scenario at each skill level: it combines with variants, a sweep "
@@ -501,11 +508,11 @@ def _groups_by_level(sc, groups):
 
 def expand(sc):
     raw = sc.raw
-    present = [k for k in _COMPARISON_KEYS if k in raw]
+    present = [k for k in COMPARISON_KEYS if k in raw]
     if len(present) > 1:
-        raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(_COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
-    if "strength" in raw and any(k in raw for k in _COMPARISON_KEYS + ("ladder",)):
-        other = next(k for k in _COMPARISON_KEYS + ("ladder",) if k in raw)
+        raise ScenarioError(sc.source, present[1], "(table)", f"use one of {', '.join(COMPARISON_KEYS)} per scenario, not {' and '.join(present)}")
+    if "strength" in raw and any(k in raw for k in COMPARISON_KEYS + ("ladder",)):
+        other = next(k for k in COMPARISON_KEYS + ("ladder",) if k in raw)
         raise ScenarioError(sc.source, other, "(table)", "the strength curve plays its own pairings: it combines with "
                                                          "no variants, sweep, round-robin or ladder")
     if "ladder" in raw and ("sweep" in raw or "policies" in raw):

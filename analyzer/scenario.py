@@ -63,6 +63,14 @@ TOP_KEYS = {
 MAX_MARGIN = 50.0
 
 
+def game_metrics(game) -> dict:
+    """{key: Metric} of every metric the game's reports can show, at any player count, seats rotated or not: the
+    keys key_metric and [margins] may name."""
+    players = range(game.min_players, game.max_players + 1)
+    return ({m.key: m for n in players for m in M.standard_metrics(game, n, 1)}
+            | {m.key: m for n in players for m in M.standard_metrics(game, n, n)})
+
+
 def parse_value(text: str):
     """A --set value: TOML syntax (true, 0.3, "x", [1, 2]); anything else is a plain string."""
     try:
@@ -107,10 +115,7 @@ def build(raw: dict, source: str, flags=None) -> Scenario:
     if isinstance(margin, bool) or not isinstance(margin, (int, float)) or not 0 < margin <= MAX_MARGIN:
         raise ScenarioError(source, "practical_margin", margin,
                             f"must be a number of win-share points above 0 and at most {MAX_MARGIN:g} (e.g. 1)")
-    metric_keys = {m.key: m for n in range(game.min_players, game.max_players + 1)
-                   for m in M.standard_metrics(game, n, 1)}
-    metric_keys |= {m.key: m for n in range(game.min_players, game.max_players + 1)
-                    for m in M.standard_metrics(game, n, n)}
+    metric_keys = game_metrics(game)
     margin_table = margins.parse(raw, source, metric_keys)
     key_metric = raw.get("key_metric")
     if key_metric is not None and key_metric not in metric_keys:

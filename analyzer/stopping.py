@@ -34,6 +34,7 @@ from analyzer.stats import wilson
 STOP_KEYS = ("max_games", "min_games", "precision", "until", "equivalence", "metric")
 DEFAULT_MIN = 10_000
 MIN_LOOK = 100  # the fewest deals of the first look
+MAX_GAMES = 10**10  # the most deals of a run (as scenario.MAX_GAMES)
 
 
 @dataclass(frozen=True)
@@ -87,8 +88,8 @@ def parse(raw, source, kind, games_given, flags=None):
         v = spec.get(key, MISSING)
         if v is MISSING:
             raise ScenarioError(source, f"stop.{key}", v, "is required: the most deals the run may play")
-        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= 10**10:
-            raise ScenarioError(source, f"stop.{key}", v, f"must be an integer from {low:,} to 10,000,000,000")
+        if isinstance(v, bool) or not isinstance(v, int) or not low <= v <= MAX_GAMES:
+            raise ScenarioError(source, f"stop.{key}", v, f"must be an integer from {low:,} to {MAX_GAMES:,}")
         return v
 
     def positive(key):

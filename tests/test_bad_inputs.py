@@ -256,6 +256,8 @@ CASES = [
     (V, ["TRACE", "--rotation", "3"], "--rotation"),
     (BARDS, ["TRACE_NOIZE"], 'game = "bards": the scenario is for another game'),
     (None, ["games", "chess"], "NAME"),
+    (None, ["schema", "chess"], "GAME: 'chess': known games are noize"),
+    (None, ["schema", "noize", "--out", "/no-such-folder/noize.json"], "--out: '/no-such-folder/noize.json': No such"),
     (None, ["frobnicate"], "frobnicate"),
     # round 2 (issue 26): what once hung, crashed or ran silently
     (sweep('{path = "all_seats.bluff", range = [-1e308, 1e308, 1e-300]}'), [], "gives more than 1e308 points"),

@@ -18,6 +18,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 LAYERS = (
     # the ways in: the command, and the Python API (analyzer.api, its outcomes in analyzer.api_results)
     "analyzer.__main__ : analyzer.cli : analyzer.bench | analyzer.api : analyzer.api_results",
+    "analyzer.schema",  # the JSON Schema of scenario files, from every table's declarations (tune's and profile's too)
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
     # the kernels' rows played directly, its report from the report's parts
     # the scenarios the ladder, strength and trace commands build (for the command and the API)

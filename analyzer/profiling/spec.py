@@ -27,6 +27,10 @@ MAX_GAMES_KEPT = 2_000_000
 MAX_DEALS = 200_000
 MAX_OTHER_DEALS = 1_000_000  # restricted play, kingmaking, the dominant strategy: one configuration's rows at a time
 MAX_TRACED = 10_000  # traced games are decoded in Python (tens of games a second)
+# the whole numbers of [profile]: key -> (lowest, highest) (ProfileSpec holds the defaults)
+COUNTS = {"deals": (10, MAX_DEALS), "replays": (2, 64), "card_deals": (10, MAX_OTHER_DEALS),
+          "kingmaker_deals": (10, MAX_OTHER_DEALS), "policy_deals": (10, MAX_OTHER_DEALS),
+          "traced_games": (10, MAX_TRACED)}
 
 
 @dataclass(frozen=True)
@@ -88,9 +92,7 @@ def parse(sc, level_args=()):
         if k not in KEYS:
             raise ScenarioError(source, f"profile.{k}", table[k], "unknown key; allowed: " + ", ".join(KEYS))
     spec = ProfileSpec(levels=[])
-    for key, low, high in (("deals", 10, MAX_DEALS), ("replays", 2, 64), ("card_deals", 10, MAX_OTHER_DEALS),
-                           ("kingmaker_deals", 10, MAX_OTHER_DEALS), ("policy_deals", 10, MAX_OTHER_DEALS),
-                           ("traced_games", 10, MAX_TRACED)):
+    for key, (low, high) in COUNTS.items():
         if key in table:
             value = table[key]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:

@@ -48,6 +48,10 @@ MAX_SETTINGS = 12
 MAX_BLOCKS = 64
 MAX_FINALISTS = 8
 MAX_GAMES = 10**9
+# the whole numbers of [tune]: key -> (lowest, highest, default); games is also at least 2 x blocks, and
+# confirm_games defaults to max(10 x games, 100,000)
+COUNTS = {"trials": (2, MAX_TRIALS, 30), "blocks": (1, MAX_BLOCKS, 8), "games": (2, MAX_GAMES, 10_000),
+          "finalists": (1, MAX_FINALISTS, 3), "confirm_games": (1_000, MAX_GAMES, None)}
 
 
 @dataclass(frozen=True)
@@ -219,14 +223,16 @@ def parse(sc, players_values):
         raise ScenarioError(sc.source, "tune.sampler", sampler, 'CMA-ES searches numbers only: use "tpe" with choices')
     if sampler == "nsga2" and not pareto:
         raise ScenarioError(sc.source, "tune.sampler", sampler, 'NSGA-II searches a Pareto front: set pareto = true')
-    trials = _int(spec, "trials", sc.source, 2, MAX_TRIALS, 30)
-    blocks = _int(spec, "blocks", sc.source, 1, MAX_BLOCKS, 8)
-    games = _int(spec, "games", sc.source, blocks * 2, MAX_GAMES, 10_000)
+    trials = _int(spec, "trials", sc.source, *COUNTS["trials"])
+    blocks = _int(spec, "blocks", sc.source, *COUNTS["blocks"])
+    _, high, default = COUNTS["games"]
+    games = _int(spec, "games", sc.source, blocks * 2, high, default)
     if games % blocks:
         raise ScenarioError(sc.source, "tune.games", games, f"must be a multiple of tune.blocks ({blocks}): every "
                                                             f"block plays the same number of deals")
-    finalists = _int(spec, "finalists", sc.source, 1, MAX_FINALISTS, 3)
-    confirm = _int(spec, "confirm_games", sc.source, 1_000, MAX_GAMES, max(10 * games, 100_000))
+    finalists = _int(spec, "finalists", sc.source, *COUNTS["finalists"])
+    low, high, _ = COUNTS["confirm_games"]
+    confirm = _int(spec, "confirm_games", sc.source, low, high, max(10 * games, 100_000))
     return TuneSpec(settings, objectives, trials, games, blocks, sampler, pareto, finalists, confirm)
 
 
