@@ -18,8 +18,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 LAYERS = (
     "analyzer.__main__ : analyzer.cli : analyzer.bench",  # the ways in
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
-    # the kernels' rows played directly, its report from the report's parts
-    "analyzer.tune | analyzer.profile",
+    # the kernels' rows played directly, its report from the report's parts; analyzer check-game: the conformance
+    # checks, games played by the runner and the kernels
+    "analyzer.tune | analyzer.profile | analyzer.conformance",
     # a report reads a RunResult however it was played; nothing that plays writes a report
     "analyzer.report | analyzer.distributed",
     "analyzer.runner",  # the in-process chunk loop (distributed plays the same on Dask)
