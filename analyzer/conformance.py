@@ -1,10 +1,12 @@
 """The conformance checks every game passes, whoever wrote it (as OpenSpiel's basic tests and PettingZoo's api
 and seed tests run on every environment): functions of a registered game's name that raise AssertionError at
-the first thing wrong. `analyzer check-game NAME` runs CHECKS and says each one's outcome in a line (results);
+the first thing wrong. `analyzer check-game NAME` runs them and says each one's outcome in a line (results);
 tests/test_conformance.py runs them on every game under pytest, with one more check that needs hypothesis
-(the referee under any rules the game allows), a test-only dependency.
+(the referee under any rules the game allows), a test-only dependency. (The word for the kernels' compiler is
+nowhere in this module, so that an edit to a check does not change the kernels' cache folder:
+analyzer/jit_setup.py.)
 
-The checks, in CHECKS' order:
+The checks, in the order results() runs them (PLAIN, TRACE, REFEREED):
 - results depend on (scenario, seed, game index) only: bit-identical summaries and Parquet rows with
   1 and 2 threads and two chunk sizes; another seed gives other games;
 - game i of a batch equals the traced game i, wherever the batch starts;
@@ -37,13 +39,12 @@ import traceback
 from importlib import import_module, util
 from pathlib import Path
 
-import numba
 import numpy as np
 import pyarrow.parquet as pq
 
 from analyzer.games import game_module, get_game
 from analyzer.games.events import docs_with_table
-from analyzer.runner import run
+from analyzer.runner import most_threads, run, used_threads
 from analyzer.scenario import from_dict, load
 
 ROOT = Path(__file__).resolve().parent.parent  # the checkout, when the analyzer runs from one (docs/, scenarios/)
@@ -94,15 +95,15 @@ def threads_and_chunks_do_not_change_results(name):
     """results depend on the scenario, the seed and the game index only (threads, chunk sizes)"""
     game = get_game(name)
     raw = mixed_raw(game, game.max_players, games=1200)
-    before = numba.get_num_threads()
+    before = used_threads()
     with tempfile.TemporaryDirectory(prefix="analyzer-conformance-") as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
         try:
             one = run(from_dict(raw), threads=1, chunk_size=1200, progress=False, keep_games_dir=a)
-            two = run(from_dict(raw), threads=min(2, numba.config.NUMBA_NUM_THREADS), chunk_size=307,
-                      progress=False, keep_games_dir=b)
+            two = run(from_dict(raw), threads=min(2, most_threads()), chunk_size=307, progress=False,
+                      keep_games_dir=b)
         finally:
-            numba.set_num_threads(before)
+            used_threads(before)
         for x, y in zip(summary_state(one), summary_state(two), strict=True):
             assert x[0] == y[0] == 1200
             assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2]), "the sums differ"
@@ -290,7 +291,7 @@ def trace_command_prints_text_and_jsonl(name, invoke):
 def referee_of(name):
     """The referee a game's package offers: the function referee(events, row, arm) of its module `referee`
     (mypackage/referee.py), or None."""
-    get_game(name)  # (the package imported by the registry, with its own numba cache folder)
+    get_game(name)  # (the package imported by the registry first, with its kernels cached apart)
     module = f"{game_module(name)}.referee"
     try:
         found = util.find_spec(module)
