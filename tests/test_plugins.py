@@ -188,6 +188,10 @@ def test_the_toy_offers_its_referee_from_its_package(test_games):
 def plugin_venv(tmp_path):
     """A virtual environment that sees this one's packages (a .pth file adding its site folders) and has the toy
     plugin installed by pip, offline: a copy of tests/toyplugin and tests/toygame (pip builds in the folder)."""
+    from importlib.util import find_spec
+
+    assert find_spec("setuptools.command.bdist_wheel"), (
+        "setuptools >= 70.1 (the test extra) builds the plugin without the network: pip install -e '.[test]'")
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -200,7 +204,7 @@ def plugin_venv(tmp_path):
         shutil.copytree(TESTS / folder, src / folder, ignore=shutil.ignore_patterns("__pycache__", "build", "*.egg-info"))
     r = subprocess.run([python, "-m", "pip", "install", "--no-deps", "--no-build-isolation", "--no-index", "-q",
                         str(src / "toyplugin")], capture_output=True, text=True)
-    assert r.returncode == 0, r.stdout + r.stderr  # (setuptools >= 70.1, of the test extra, builds it)
+    assert r.returncode == 0, r.stdout + r.stderr
     return python, Path(purelib)
 
 
