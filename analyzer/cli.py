@@ -538,6 +538,31 @@ def _say(text, indent, width=100):
     click.echo(textwrap.fill(text, width, initial_indent=" " * indent, subsequent_indent=" " * (indent + 4)))
 
 
+@main.command("check-game")
+@click.argument("name")
+def check_game(name):
+    """Run the conformance checks on game NAME (any registered game: a plugin's too), a line per check.
+
+    Exit status 0 if every check passes, 1 if one fails (docs/adding-a-game.md, what checks it)."""
+    from click.testing import CliRunner
+
+    from analyzer import conformance
+
+    g = _game(name, "NAME")
+    click.echo(f"Checking {g.name} ({g.title}): its kernels compile first unless they are cached (a minute or two)")
+
+    def invoke(args):  # (`analyzer trace` is one of the checks)
+        r = CliRunner().invoke(main, args)
+        return r.exit_code, r.output
+
+    said = {"pass": 0, "FAIL": 0, "skip": 0}
+    for status, label, seconds, why in conformance.results(name, invoke):
+        said[status] += 1
+        click.echo(f"{status}  {label}" + (f" ({seconds:.1f} s)" if status != "skip" else "") + (f": {why}" if why else ""))
+    click.echo(f"{g.name}: {said['pass']} passed, {said['FAIL']} failed, {said['skip']} skipped")
+    sys.exit(EXIT_INTERNAL if said["FAIL"] else 0)  # (a check failed: the game has a bug)
+
+
 @main.command()
 @click.argument("game", required=False)
 @click.option("--out", "-o", type=click.Path(dir_okay=False), help="Write the schema to this file instead of printing it.")

@@ -40,6 +40,11 @@ def used_threads(threads: int | None = None) -> int:
     return numba.get_num_threads()
 
 
+def most_threads() -> int:
+    """The most threads a run can play on (numba's pool: NUMBA_NUM_THREADS, else the cores)."""
+    return numba.config.NUMBA_NUM_THREADS
+
+
 def warm_up(sc: Scenario):
     """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
     folding it into a throwaway summary, so that timings start with the first game played."""

@@ -4,6 +4,9 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+# the conformance checks are the analyzer's (`analyzer check-game`), asserted in plain Python: pytest's
+# messages for them, as for a test's own asserts (before any test imports the module)
+pytest.register_assert_rewrite("analyzer.conformance")
 
 
 @pytest.fixture

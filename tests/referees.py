@@ -4,9 +4,10 @@ cards conserved, every move legal for the state the trace shows, turn order, sco
 events, every game ended, and the result row as the events say.
 
 The conformance suite (tests/test_conformance.py) runs the referee of every registered game on random
-games at every player count; a game without a referee fails it. Each referee lives beside its game's
-rules tests; this module gives them one signature: referee(events, row, arm) for a game of the
-scenario arm `arm` (its rules and seats)."""
+games at every player count; a game without a referee fails it. Each shipped game's referee lives beside its
+rules tests; this module gives them one signature: referee(events, row, arm) for a game of the scenario arm
+`arm` (its rules and seats). A game from elsewhere ships its own in its package (referee.py: the toy's), where
+`analyzer check-game` finds it too."""
 from distance_helpers import referee as distance_referee
 from test_bards_properties import check_forced
 from test_bards_properties import referee as bards_referee
@@ -40,5 +41,5 @@ def fightsong(events, row, arm):
     ref.replay(events, row, game.columns(len(arm.seats)))
 
 
-# the toy game of docs/adding-a-game.md (tests/toygame), whose referee is toy_helpers.referee
+# the toy game of docs/adding-a-game.md (tests/toygame), whose referee is its own (tests/toygame/referee.py)
 REFEREES = {"noize": noize, "bards": bards, "distance": distance, "fightsong": fightsong, "toy": toy_referee}

@@ -20,9 +20,10 @@ LAYERS = (
     "analyzer.__main__ : analyzer.cli : analyzer.bench | analyzer.api : analyzer.api_results",
     "analyzer.schema",  # the JSON Schema of scenario files, from every table's declarations (tune's and profile's too)
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
-    # the kernels' rows played directly, its report from the report's parts
-    # the scenarios the ladder, strength and trace commands build (for the command and the API)
-    "analyzer.tuning | analyzer.profiling | analyzer.command_scenarios",
+    # the kernels' rows played directly, its report from the report's parts; analyzer check-game: the conformance
+    # checks, games played by the runner and the kernels; the scenarios the ladder, strength and trace commands build
+    # (for the command and the API)
+    "analyzer.tuning | analyzer.profiling | analyzer.conformance | analyzer.command_scenarios",
     # a report reads a RunResult however it was played; nothing that plays writes a report
     "analyzer.report | analyzer.distributed",
     "analyzer.runner",  # the in-process chunk loop (distributed plays the same on Dask)
