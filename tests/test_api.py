@@ -250,3 +250,11 @@ def test_the_docs_example_runs_as_written(tmp_path, monkeypatch):
             ast.parse(block)
             exec(compile(block, "docs/api.md", "exec"), namespace)
     assert (tmp_path / "shuffle.png").stat().st_size > 10_000
+
+
+def test_dask_workers_give_the_same_numbers(noize):
+    pytest.importorskip("distributed")
+    on_dask = analyzer.run(NOIZE, games=GAMES, seed=SEED, workers=2, progress=False, keep_games=True)
+    assert on_dask.run.workers == 2
+    assert on_dask.summary[["value", "ci_low", "ci_high"]].equals(noize.summary[["value", "ci_low", "ci_high"]])
+    assert on_dask.games.sort_values(["group", "game"], ignore_index=True).equals(noize.games)
