@@ -170,7 +170,7 @@ def test_any_scenario_or_deck_file_is_run_or_refused_in_one_line(case):
         if deck is not None:
             (Path(tmp) / deck[0]).write_bytes(deck[1])
         out = Path(tmp) / "rep"
-        options = ["--games", "100", "--threads", "1", "-q", "--out", str(out)]
+        options = ["--games", "20", "--threads", "1", "-q", "--out", str(out)]
         args = (["run", str(path)] if command == "run" else ["ladder", game, "--scenario", str(path)]) + options
         t = time.perf_counter()
         status, said = analyzer(*args)

@@ -13,7 +13,8 @@ from analyzer.scenario import load
 
 ROOT = Path(__file__).parent.parent
 SCENARIOS = sorted((ROOT / "scenarios").glob("*.toml"))
-DEALS = 200
+DEALS = 60
+STOP_DEALS = 200  # a [stop] table's max_games is at least 100: such a scenario looks at 100 deals and stops there or at 200
 INTERVAL = re.compile(r"95% CI [-+]?\d|\(\d[\d.,]*%? to \d|\d[\d.]*% \(\d[\d.]*% to \d")
 
 
@@ -32,8 +33,8 @@ def answer_of_markdown(md):
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_every_shipped_report_answers_first(path, tmp_path):
     raw_stop = "stop" in load(path).raw
-    overrides = [("games", DEALS, "test")] + ([("stop.min_games", DEALS // 2, "test"), ("stop.max_games", DEALS, "test")]
-                                              if raw_stop else [])
+    overrides = ([("games", STOP_DEALS, "test"), ("stop.min_games", STOP_DEALS // 2, "test"),
+                  ("stop.max_games", STOP_DEALS, "test")] if raw_stop else [("games", DEALS, "test")])
     sc = load(path, overrides)
     write_report(run(sc, progress=False, threads=1), tmp_path)
     answer = answer_of_markdown((tmp_path / "report.md").read_text())
