@@ -70,7 +70,11 @@ def cache_for(folder):
         config.CACHE_DIR = before
 
 
-def _prune(base, keep, last=3):
+KEPT_VERSIONS = 8  # source versions whose kernels stay cached (about 35 MB each): a few checkouts at once, each with
+# runs of its own, must not prune each other's kernels mid-run (3 did: a "warm" suite compiled 403 s of CPU again)
+
+
+def _prune(base, keep, last=KEPT_VERSIONS):
     """Remove all but the `last` most recently used folders of base (other source versions), keeping `keep`."""
     import shutil
 

@@ -177,3 +177,18 @@ def test_a_compile_waits_for_the_process_compiling_the_same_kernel(tmp_path):
         assert compiles == "1" and float(seconds) >= 1.9
     finally:
         holder.kill()
+
+
+def test_the_cache_keeps_the_most_recently_used_source_versions(tmp_path):
+    import os
+
+    from analyzer.jit_setup import KEPT_VERSIONS, _prune
+
+    folders = [tmp_path / f"v{i}" for i in range(KEPT_VERSIONS + 3)]
+    for i, folder in enumerate(folders):  # v0 used longest ago
+        folder.mkdir()
+        os.utime(folder, (1_000_000 + i, 1_000_000 + i))
+    mine = folders[0]  # this process's own version, however old, stays
+    _prune(tmp_path, mine)
+    left = sorted(p.name for p in tmp_path.iterdir())
+    assert left == sorted([mine.name] + [f.name for f in folders[-KEPT_VERSIONS:]])
