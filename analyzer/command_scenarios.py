@@ -86,11 +86,13 @@ def strength(game, raw, source, overrides):
     from analyzer import scenario as scen
 
     g = game_named(game)
-    budgets = next((value for key, value, _ in overrides if key == "strength.budgets"), None)
-    if budgets is not None and g.policy("search") is None:
-        raise ScenarioError(next(o for k, _, o in overrides if k == "strength.budgets"), None, None,
-                            f"{','.join(map(str, budgets))}: {game} has no search policy, so its curve is its ladder "
-                            f"only: leave the budgets out")
+    # (an override is (key, value) or (key, value, origin): scenario.build_with)
+    budgets = [(value, origin[0] if origin else "--set") for key, value, *origin in overrides
+               if key == "strength.budgets"]
+    if budgets and g.policy("search") is None:
+        value, origin = budgets[-1]
+        raise ScenarioError(origin, None, None, f"{','.join(map(str, value))}: {game} has no search policy, so its "
+                                                f"curve is its ladder only: leave the budgets out")
     lines = []
     if raw is not None:
         _validated_as_run(raw, source, game)

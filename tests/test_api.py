@@ -190,6 +190,19 @@ def test_ladder_and_strength_are_their_commands(tmp_path):
         analyzer.strength("toy", budgets=[4])
 
 
+def test_the_commands_scenarios_take_the_clis_set_lines_beside_its_flags():
+    """--set gives (key, value) overrides, a flag (key, value, flag): command_scenarios takes both."""
+    from analyzer import command_scenarios as CS
+
+    sc, _ = CS.strength("toy", None, None, [("seed", 3), ("games", 50, "--games")])
+    assert (sc.seed, sc.games) == (3, 50)
+    sc, _ = CS.ladder("toy", None, None, [("seed", 4)])
+    assert sc.seed == 4
+    assert CS.trace("toy", None, None, [("seed", 5)]).seed == 5
+    with pytest.raises(analyzer.ScenarioError, match=r"^--set: 4: toy has no search policy"):
+        CS.strength("toy", None, None, [("strength.budgets", [4])])
+
+
 def test_profile_and_tune_are_their_commands(tmp_path):
     toy = {"game": "toy", "players": 3, "seed": 5, "games": 10, "name": "toy profile",
            "all_seats": {"policy": "greedy"}, "rules": {"hand_size": 3, "deck_size": 30},
