@@ -78,9 +78,7 @@ def _scenario(scenario, overrides):
     would replace it, as the CLI does), then with the overrides; its idle-setting lines as warnings."""
     from analyzer import scenario as scen
 
-    raw, source = _raw(scenario)
-    scen.build_with(copy.deepcopy(raw), source)
-    sc = scen.build_with(raw, source, overrides)
+    sc = scen.build_as_written_then(*_raw(scenario), overrides)
     _warn(sc)
     return sc
 
@@ -110,26 +108,26 @@ def _check_threads(threads):
 
 def _play(sc, *, threads=None, workers=None, keep_games=False, progress=True):
     """Play a validated scenario in this process (or on a local Dask cluster of `workers`): its Result."""
-    from analyzer import runner
+    from analyzer import distributed, runner
 
     _check_threads(threads)
+    if workers:
+        try:
+            distributed.require_dask()
+        except RuntimeError as e:  # (the analyzer[dask] extra is not installed)
+            raise ScenarioError("workers", None, None, str(e)) from None
     games_dir = tempfile.mkdtemp(prefix="analyzer-games-") if keep_games else None
+    run_result = None
     try:
         if workers:
-            from analyzer import distributed
-
-            distributed.require_dask()
             run_result = distributed.run(sc, threads=threads, keep_games_dir=games_dir, progress=progress,
                                          workers=workers, log=lambda line: None)
         else:
             run_result = runner.run(sc, threads=threads, keep_games_dir=games_dir, progress=progress)
-    except BaseException:
-        if games_dir:
+    finally:
+        if games_dir and (run_result is None or run_result.games == 0):  # (the Result owns it otherwise)
             shutil.rmtree(games_dir, ignore_errors=True)
-        raise
-    if run_result.games == 0:  # stopped before a game finished
-        if games_dir:
-            shutil.rmtree(games_dir, ignore_errors=True)
+    if run_result.games == 0:
         raise KeyboardInterrupt("stopped before any game finished")
     if run_result.partial:
         warnings.warn(f"stopped after {run_result.games:,} of {sc.games:,} deals: a partial result", stacklevel=3)
@@ -181,11 +179,10 @@ def tune(scenario, *, trials=None, games=None, seed=None, set=None, threads=None
     """Which values of the [tune] settings bring the game where the scenario wants it? As `analyzer tune`; its
     TuneOutcome (.trials, .race, .report(path))."""
     from analyzer import tuning as T
+    from analyzer.scenario import build_as_written_then
 
-    raw, source = _raw(scenario)
     overrides = _overrides(set, seed=seed, tune__trials=trials, tune__games=games)
-    T.build(copy.deepcopy(raw), source)
-    sc, spec = T.build(raw, source, overrides)
+    sc, spec = build_as_written_then(*_raw(scenario), overrides, T.build)
     _warn(sc)
     _check_threads(threads)
     with _noting_signals() as interrupts:
@@ -200,12 +197,10 @@ def profile(scenario, *, levels=(), deals=None, replays=None, seed=None, set=Non
     """Where do the scenario's outcomes come from? As `analyzer profile` (levels: one or two skill levels, e.g.
     ["greedy", "search:64"]); its ProfileOutcome (.table: profile.csv's rows, .report(path))."""
     from analyzer import profiling as PR
+    from analyzer.scenario import build_as_written_then
 
-    raw, source = _raw(scenario)
     overrides = _overrides(set, seed=seed, profile__deals=deals, profile__replays=replays)
-    level_args = list(levels)
-    PR.build(copy.deepcopy(raw), source, (), level_args)
-    sc, spec = PR.build(raw, source, overrides, level_args)
+    sc, spec = build_as_written_then(*_raw(scenario), overrides, PR.build, level_args=list(levels))
     _warn(sc)
     _check_threads(threads)
     with _noting_signals() as interrupts:

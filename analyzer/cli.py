@@ -69,8 +69,7 @@ def _load_scenario(path, overrides):
 
     try:
         raw = scen.load_raw(path)
-        scen.build_with(copy.deepcopy(raw), str(path))
-        return raw, scen.build_with(copy.deepcopy(raw), str(path), overrides)
+        return raw, scen.build_as_written_then(copy.deepcopy(raw), str(path), overrides)
     except ScenarioError as e:
         _fail(e)
 
@@ -628,9 +627,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
         if value is not None:
             overrides.append((key, value, flag))
     try:
-        raw = scen.load_raw(scenario)
-        T.build(copy.deepcopy(raw), str(scenario))  # the file as written, then with the command line's values
-        sc, spec = T.build(raw, str(scenario), overrides)
+        sc, spec = scen.build_as_written_then(scen.load_raw(scenario), str(scenario), overrides, T.build)
     except ScenarioError as e:
         _fail(e)
     _warn_idle_settings(sc)
@@ -703,9 +700,8 @@ def profile(scenario, levels, deals, replays, seed, out, sets, threads, quiet):
         if value is not None:
             overrides.append((key, value, flag))
     try:
-        raw = scen.load_raw(scenario)
-        PR.build(copy.deepcopy(raw), str(scenario), level_args=levels)  # the file as written, then with the flags
-        sc, spec = PR.build(raw, str(scenario), overrides, level_args=levels)
+        sc, spec = scen.build_as_written_then(scen.load_raw(scenario), str(scenario), overrides, PR.build,
+                                              level_args=levels)
     except ScenarioError as e:
         _fail(e)
     _warn_idle_settings(sc)

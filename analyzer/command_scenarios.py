@@ -122,8 +122,7 @@ def trace(game, raw, source, overrides):
 
     g = game_named(game)
     if raw is not None:
-        scen.build_with(copy.deepcopy(raw), source)
-        sc = scen.build_with(raw, source, overrides)
+        sc = scen.build_as_written_then(raw, source, overrides)
         if raw.get("game") != game:
             raise ScenarioError(source, "game", raw.get("game"), f"the scenario is for another game than {game!r}")
         return sc

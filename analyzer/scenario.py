@@ -152,6 +152,15 @@ def build_with(raw: dict, source: str, overrides=()) -> Scenario:
     return sc
 
 
+def build_as_written_then(raw: dict, source: str, overrides=(), build=None, **options):
+    """build(raw, source, overrides, **options) (default build_with; also tuning.build, profiling.build), once raw
+    as written (a copy) has been built without them: a bad value in the file is refused even where an override
+    would replace it, as every command and the Python API do."""
+    build = build or build_with
+    build(copy.deepcopy(raw), source, **options)
+    return build(raw, source, overrides, **options)
+
+
 def named_by_flag(e: ScenarioError, source: str, overrides=()) -> ScenarioError:
     """e, said of the command-line flag whose override (path, value[, origin]) set the key it is about (the last
     override of a key is the one in force), or e itself if none did."""
