@@ -66,6 +66,17 @@ def parse(where):
     return f"{module_name}:{function}", int(n[0]) if n else 1
 
 
+def run_signalled(sig, wheres, args, timeout=600):
+    """The CompletedProcess (text output) of `analyzer ARGS` run by this script, sending itself `sig` (a name:
+    "SIGINT") at each of wheres. It runs in a session of its own, so that the signal goes to its process group, not
+    to pytest's, and with Ctrl-C as in a terminal even where the tests run with it ignored (a background job)."""
+    import subprocess
+
+    return subprocess.run([sys.executable, __file__, sig, *wheres, "--", *map(str, args)], capture_output=True,
+                          text=True, timeout=timeout, start_new_session=True,
+                          preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
 def main():
     split = sys.argv.index("--")
     sig = getattr(signal, sys.argv[1])

@@ -254,20 +254,13 @@ def test_the_command_refuses_a_bad_level_in_one_line(tmp_path):
 
 def test_ctrl_c_keeps_the_parts_finished_and_writes_their_report(tmp_path):
     """SIGINT as the runaway-leader part begins: the luck split is kept and reported, marked partial (exit 3)."""
-    import signal
-    import subprocess
-    import sys
-    from pathlib import Path
+    from signal_at import run_signalled
 
     path = tmp_path / "p.toml"
     path.write_text('name = "noize profile"\ngame = "noize"\ngames = 100\nseed = 11\nplayers = 3\n'
                     '[all_seats]\npolicy = "threshold"\n[profile]\ndeals = 600\nreplays = 2\n')
     out = tmp_path / "out"
-    here = Path(__file__).parent
-    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.profiling:_runaway:1", "--",
-                        "profile", str(path), "-q", "--out", str(out), "--threads", "1"],
-                       capture_output=True, text=True, timeout=600, start_new_session=True,
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = run_signalled("SIGINT", ["analyzer.profiling:_runaway:1"], ["profile", path, "-q", "--out", out, "--threads", 1])
     assert p.returncode == 3, p.stderr
     assert "Traceback" not in p.stderr and "partial profile" in p.stderr
     man = json.loads((out / "manifest.json").read_text())

@@ -6,16 +6,12 @@ Each run sends itself the signal at a named moment (tests/signal_at.py), as a te
 to its whole process group."""
 import csv
 import json
-import signal
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from analyzer.interrupts import EXIT_COMPLETE, EXIT_NOTHING, EXIT_PARTIAL
+from signal_at import run_signalled
 
-HERE = Path(__file__).parent
 PLAYERS = {"noize": 3, "bards": 2, "distance": 3, "fightsong": 4}
 GAMES = 6000
 CHUNK = 1000  # with one thread: chunks of 1,000 deals, the first one included (runner.FIRST_PLAYS / 2 arms)
@@ -39,12 +35,7 @@ def run(tmp_path, game, sig, *wheres, extra=()):
     f = tmp_path / "s.toml"
     f.write_text(SCENARIO.format(game=game, games=GAMES, players=PLAYERS[game]))
     out = tmp_path / "rep"
-    cmd = [sys.executable, str(HERE / "signal_at.py"), sig, *wheres, "--", "run", str(f), "--out", str(out), "-q",
-           "--threads", "1", "--chunk-size", str(CHUNK), *extra]
-    # a session of its own: the signal goes to the run's process group, not to pytest's; Ctrl-C as in a
-    # terminal even where these tests run with it ignored (a background job of a script)
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, start_new_session=True,
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = run_signalled(sig, wheres, ["run", f, "--out", out, "-q", "--threads", "1", "--chunk-size", CHUNK, *extra])
     assert "Traceback" not in p.stderr and "Traceback" not in p.stdout, p.stderr
     return p.returncode, p.stderr, out
 

@@ -166,8 +166,8 @@ def test_ctrl_c_keeps_the_trials_finished_and_writes_their_report(tmp_path):
     """SIGINT as trial 1 begins (the second trial played): the rulebook's is kept, the report written and marked
     partial (exit 3)."""
     import json
-    import signal
-    from pathlib import Path
+
+    from signal_at import run_signalled
 
     path = tmp_path / "t.toml"
     path.write_text('name = "noize tune"\ngame = "noize"\ngames = 1000\nseed = 11\nplayers = 4\n'
@@ -175,11 +175,7 @@ def test_ctrl_c_keeps_the_trials_finished_and_writes_their_report(tmp_path):
                     '[[tune.settings]]\npath = "rules.finish_cards"\nlow = 6\nhigh = 12\n'
                     '[[tune.objectives]]\nmetric = "length"\ngoal = "min"\n')
     out = tmp_path / "out"
-    here = Path(__file__).parent
-    p = subprocess.run([sys.executable, str(here / "signal_at.py"), "SIGINT", "analyzer.tuning.study:play_trial:2", "--",
-                        "tune", str(path), "-q", "--out", str(out), "--threads", "1"],
-                       capture_output=True, text=True, timeout=600, start_new_session=True,
-                       preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    p = run_signalled("SIGINT", ["analyzer.tuning.study:play_trial:2"], ["tune", path, "-q", "--out", out, "--threads", 1])
     assert p.returncode == 3, p.stderr
     assert "Traceback" not in p.stderr and "partial report of 1 trial(s)" in p.stderr
     with open(out / "tune.csv") as f:
