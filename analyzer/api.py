@@ -98,12 +98,20 @@ def _noting_signals():
     return interrupts
 
 
+MAX_WORKERS = 256  # as the CLI's --workers
+
+
+def _whole(name, value, low, high, why):
+    """value, if None or a whole number from low to high (not a bool), else a ScenarioError naming the argument."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high):
+        raise ScenarioError(name, None, None, f"{value!r}: give a whole number from {low:,} to {high:,} ({why})")
+    return value
+
+
 def _check_threads(threads):
     import numba
 
-    if threads is not None and not 1 <= threads <= numba.config.NUMBA_NUM_THREADS:
-        raise ScenarioError("threads", None, None, f"{threads!r}: give 1 to {numba.config.NUMBA_NUM_THREADS} (this "
-                                                   f"machine's cores)")
+    _whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS, "this machine's cores")
 
 
 def _play(sc, *, threads=None, workers=None, keep_games=False, progress=True):
@@ -111,7 +119,7 @@ def _play(sc, *, threads=None, workers=None, keep_games=False, progress=True):
     from analyzer import distributed, runner
 
     _check_threads(threads)
-    if workers:
+    if _whole("workers", workers, 1, MAX_WORKERS, "Dask worker processes; None plays in this process"):
         try:
             distributed.require_dask()
         except RuntimeError as e:  # (the analyzer[dask] extra is not installed)
@@ -185,6 +193,7 @@ def tune(scenario, *, trials=None, games=None, seed=None, set=None, threads=None
     sc, spec = build_as_written_then(*_raw(scenario), overrides, T.build)
     _warn(sc)
     _check_threads(threads)
+    _whole("workers", workers, 1, MAX_WORKERS, "Dask worker processes; None plays in this process")
     with _noting_signals() as interrupts:
         result = T.tune(sc, spec, threads=threads, interrupts=interrupts, study_path=study_path, workers=workers,
                         log=lambda line: None)

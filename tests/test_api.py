@@ -114,6 +114,9 @@ def test_bad_input_is_one_scenario_error_saying_what_the_cli_says(tmp_path):
         analyzer.run(42)
     with pytest.raises(analyzer.ScenarioError, match=r"^\(scenario text\): is not valid TOML"):
         analyzer.run('game = "noize"\nplayers = = 4')
+    for argument, value in (("threads", "x"), ("threads", 0), ("workers", 0), ("workers", -2), ("workers", True)):
+        with pytest.raises(analyzer.ScenarioError, match=f"^{argument}: .*: give a whole number from 1 to "):
+            analyzer.run(NOIZE, **{argument: value})
     with pytest.raises(analyzer.ScenarioError, match=r"noize-4p.toml, games: games = 0: must be an integer from 1"):
         analyzer.run(NOIZE, games=0)
 
