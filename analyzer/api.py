@@ -114,12 +114,16 @@ def _check_threads(threads):
     _whole("threads", threads, 1, numba.config.NUMBA_NUM_THREADS, "this machine's cores")
 
 
+def _check_workers(workers):
+    return _whole("workers", workers, 1, MAX_WORKERS, "Dask worker processes; None plays in this process")
+
+
 def _play(sc, *, threads=None, workers=None, keep_games=False, progress=True):
     """Play a validated scenario in this process (or on a local Dask cluster of `workers`): its Result."""
     from analyzer import distributed, runner
 
     _check_threads(threads)
-    if _whole("workers", workers, 1, MAX_WORKERS, "Dask worker processes; None plays in this process"):
+    if _check_workers(workers):
         try:
             distributed.require_dask()
         except RuntimeError as e:  # (the analyzer[dask] extra is not installed)
@@ -193,7 +197,7 @@ def tune(scenario, *, trials=None, games=None, seed=None, set=None, threads=None
     sc, spec = build_as_written_then(*_raw(scenario), overrides, T.build)
     _warn(sc)
     _check_threads(threads)
-    _whole("workers", workers, 1, MAX_WORKERS, "Dask worker processes; None plays in this process")
+    _check_workers(workers)
     with _noting_signals() as interrupts:
         result = T.tune(sc, spec, threads=threads, interrupts=interrupts, study_path=study_path, workers=workers,
                         log=lambda line: None)
