@@ -9,8 +9,8 @@ checks (analyzer/conformance.py) on any registered game.
 - check-game's lines and exit status, for checks that pass, fail and skip (checks monkeypatched: no games);
 - the toy plugin (tests/toyplugin) installed with pip in a virtual environment of its own, where
   `analyzer games` lists it, `analyzer run` writes the report of a toy scenario and `analyzer check-game toy`
-  passes, its referee included. The plugin's copy of the toy compiles its kernels there once (in a numba
-  cache folder of the test's own: about half a minute).
+  passes, its referee included. It shares the suite's numba cache, so the analyzer's own kernels are not
+  compiled again for it (with the cache warm, 31.7 s in a cache of its own, 8.5 s in the suite's).
 """
 import csv
 import os
@@ -211,9 +211,9 @@ def plugin_venv(tmp_path):
 def test_the_toy_plugin_installs_and_is_a_game_like_the_others(tmp_path):
     python, purelib = plugin_venv(tmp_path)
     assert (purelib / "toygame" / "toy.md").is_file() and (purelib / "toygame" / "scenarios").is_dir()
-    # this checkout's analyzer (tests/ not on the path: the toy comes from the plugin), the numba cache the test's
-    env = {k: v for k, v in os.environ.items() if k not in (registry.ENV, "NUMBA_CACHE_DIR")}
-    env.update(PYTHONPATH=str(ROOT), NUMBA_CACHE_DIR=str(tmp_path / "numba"))
+    # this checkout's analyzer (tests/ not on the path: the toy comes from the plugin)
+    env = {k: v for k, v in os.environ.items() if k != registry.ENV}
+    env.update(PYTHONPATH=str(ROOT))
 
     def analyzer(*args):
         r = subprocess.run([python, "-m", "analyzer", *map(str, args)], env=env, capture_output=True, text=True,
