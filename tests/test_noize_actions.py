@@ -87,3 +87,19 @@ def test_too_large_a_table_falls_back_to_deciding_in_play():
     assert encoded[5].size == 0 and (encoded[6] < 0).all()
     out = _games(encoded, players, games=200)
     assert (out[:, GAME.columns(players).index("length")] > 0).all()
+
+
+def test_a_set_built_once_gives_the_tables_built_afresh():
+    # a sweep's rotations and variants reuse each parameter set's block (actions._block); the table made from
+    # blocks built for another order of the seats is the one built with no block kept
+    raw = {"players": 4, "all_seats": {"policy": "threshold"},
+           "seats": {"1": {"policy": "threshold", "challenge_below": 0.3}, "3": {"policy": "random"}}}
+    A._BLOCKS.clear()
+    fresh, _ = _encoded(raw)
+    rotated = {**raw, "seats": {"2": raw["seats"]["1"], "0": raw["seats"]["3"]}}
+    _encoded(rotated)  # (builds the same two sets, the other one first)
+    assert len(A._BLOCKS) == 2
+    again, _ = _encoded(raw)
+    for kept, new in zip(again[5:], fresh[5:]):
+        assert np.array_equal(kept, new)
+    assert again[5].ctypes.data % 64 == 0 and again[5].flags.writeable

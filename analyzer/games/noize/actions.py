@@ -24,10 +24,13 @@ A raise's key is at most 4 T_max + 7 (T_max: most cards ever in play), so a byte
 T_max <= 30 (every rulebook player count). Beyond that, or when the table would exceed MAX_ACTIONS
 bytes, every seat decides in play from the probability table (`engine.decide`): slower, same games.
 """
+import hashlib
+from collections import OrderedDict
+
 import numpy as np
 from numba import njit
 
-from analyzer.games.noize.engine import (FIELD, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD,
+from analyzer.games.noize.engine import (FIELD, N_PARAMS, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD,
                                          TH_CHALLENGE_BELOW, TH_COMPARE,
                                          THRESHOLD_DEFAULTS, count_bits, first_hands, hand_index, threshold_move)
 
@@ -95,32 +98,57 @@ def build(pol, par, start, finish, table):
     sets, seat_set = _parameter_sets(pol, par)
     if not sets or not fits(n, start, finish, len(sets)):
         return scalar_only(n)
-    set_par = np.zeros((len(sets), par.shape[1]), dtype=np.float64)
-    for i, (below, compare) in enumerate(sets):
-        set_par[i, TH_CHALLENGE_BELOW] = below
-        set_par[i, TH_COMPARE] = compare
-    rows = block_rows(n, start, finish)
-    full = np.empty((len(sets) * rows, full_width(n, finish)), dtype=np.int8)
-    lo, hi = hidden_range(n, start, finish)
-    first = first_hands(start, finish)
-    _fill(full, set_par, start, finish, lo, hi, first, count_bits(finish), table)
+    table_key = hashlib.sha1(table.tobytes()).digest()
+    blocks = [_block(below, compare, start, finish, n, table, table_key) for below, compare in sets]
+    rows = blocks[0][0].shape[0]
     seat_rows = np.array([-1 if k < 0 else k * rows for k in seat_set], dtype=np.int64)
-    return _trimmed(full), seat_rows, first
+    return _trimmed(blocks), seat_rows, first_hands(start, finish)
 
 
-def _trimmed(full):
-    """The rows cut to the fewest whole 64-byte cache lines that still end with a challenge (-1) after
-    every row's last raise and that hold every raise's key as a position (so that the next seat's look-up
-    of a raise stays inside its row without a bounds test); each row starts on a line. In the default game
-    a row is one line: most bids are challenged long before the most cards that could be in play."""
+_BLOCKS = OrderedDict()  # (set, start, finish, n, the table's digest) -> (its block of moves, what its row needs)
+_BLOCK_BYTES = 64 * 2**20  # the most bytes of blocks kept: a sweep's variants and rotations build each set once
+
+
+def _block(below, compare, start, finish, n, table, table_key):
+    """One parameter set's rows at full width and the width they need (`_trimmed`), built once per process:
+    a sweep plays one set per variant on each rotation of the seats, and filling a block is most of a small
+    run's set-up (73 ms for a set of the default 4-player game)."""
+    key = (below, compare, start, finish, n, table_key)
+    if key in _BLOCKS:
+        _BLOCKS.move_to_end(key)
+        return _BLOCKS[key]
+    set_par = np.zeros((1, N_PARAMS), dtype=np.float64)
+    set_par[0, TH_CHALLENGE_BELOW] = below
+    set_par[0, TH_COMPARE] = compare
+    lo, hi = hidden_range(n, start, finish)
+    full = np.empty((block_rows(n, start, finish), full_width(n, finish)), dtype=np.int8)
+    _fill(full, set_par, start, finish, lo, hi, first_hands(start, finish), count_bits(finish), table)
+    full.setflags(write=False)
     raises = full >= 0
     last = full.shape[1] - 1 - np.argmax(raises[:, ::-1], axis=1)  # every row opens with a raise
-    need = max(int(last.max()) + 2, int(full.max()) + 2)
-    width = min(-(-need // 64) * 64, full.shape[1])
-    raw = np.empty(full.shape[0] * width + 64, dtype=np.int8)
+    _BLOCKS[key] = full, max(int(last.max()) + 2, int(full.max()) + 2)
+    while sum(block.nbytes for block, _ in _BLOCKS.values()) > _BLOCK_BYTES and len(_BLOCKS) > 1:
+        _BLOCKS.popitem(last=False)
+    return _BLOCKS[key]
+
+
+def _trimmed(blocks):
+    """The sets' blocks one under the other, their rows cut to the fewest whole 64-byte cache lines that still
+    end with a challenge (-1) after every row's last raise and that hold every raise's key as a position (so
+    that the next seat's look-up of a raise stays inside its row without a bounds test); each row starts on a
+    line. In the default game a row is one line: most bids are challenged long before the most cards that
+    could be in play."""
+    full_cols = blocks[0][0].shape[1]
+    need = max(block_need for _, block_need in blocks)
+    width = min(-(-need // 64) * 64, full_cols)
+    n_rows = sum(block.shape[0] for block, _ in blocks)
+    raw = np.empty(n_rows * width + 64, dtype=np.int8)
     skip = -raw.ctypes.data % 64
-    rows = raw[skip:skip + full.shape[0] * width].reshape(full.shape[0], width)
-    rows[:] = full[:, :width]
+    rows = raw[skip:skip + n_rows * width].reshape(n_rows, width)
+    at = 0
+    for block, _ in blocks:
+        rows[at:at + block.shape[0]] = block[:, :width]
+        at += block.shape[0]
     return rows
 
 
