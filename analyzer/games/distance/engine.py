@@ -25,8 +25,8 @@ from analyzer.games.distance.policies import (
 from analyzer.games.distance.state import (
     ALL, C_CHOOSER, C_COUNT, C_DRAW_LIMIT, C_HAND, MAXP, C_MODE, C_NSTEPS, C_PACKED, C_STACKED, C_STEP, C_TURN_CAP, C_WNIBBLES, MAXC,
     MAXK, MODE_FIXED, MODE_RANDOM, O_CKIND, O_CNT, O_DCNT, O_DISC, O_DRAMA, O_DRAWS, O_HAND, O_HN, O_NWILD, O_IDS, O_KID,
-    O_KMASK, O_LNIBBLES, O_LTHREE, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, S_N, S_NCARDS, S_NDISC,
-    S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
+    O_KMASK, O_LNIBBLES, O_LTHREE, O_NEXT, O_ORDER, O_PHAND, O_POL, O_STEPS, O_STOCK, PACK_FITTING, PHAND_STRIDE, S_N,
+    S_NCARDS, S_NDISC, S_IDS, S_NE, S_NEED, S_NKINDS, S_NSTOCK, S_OVF, S_POS, S_STEP, WILD_LIST, add_to_hand, discard, draw, emit, fits,
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.distance.state import N_PAR, NO_AVOID, O_PAR, PAR_AVOID
 from analyzer.games.layout import SEATS, Row, col
@@ -266,7 +266,9 @@ def begin(st, rng, out, tr, on):
         for i in range(st[S_NCARDS]):
             tr[k, TRACE_FIXED + i] = st[O_STOCK + i]
     # the deal: one card at a time round the table, starting with seat 0 (the last seat deals); add_to_hand's
-    # work with the stock's position and the hand sizes kept in registers (not a store and a load per card)
+    # work with the stock's position and the hand sizes kept in registers (not a store and a load per card).
+    # The packed hands of greedy_turns (O_PHAND) are dealt alongside: it need not pack them from the counts
+    # (meaningless, and never read, for a deck that does not pack: & 63 keeps the shift defined)
     pos = st[S_POS]
     ids = st[S_IDS]
     hand = st[C_HAND]
@@ -279,6 +281,7 @@ def begin(st, rng, out, tr, on):
             kind = _get(st, O_CKIND + c)
             _put(st, O_CNT + s * MAXK + kind, _get(st, O_CNT + s * MAXK + kind) + 1)
             _put(st, O_NWILD + s, _get(st, O_NWILD + s) + (1 if _get(st, O_KMASK + kind) == ALL else 0))
+            _put(st, O_PHAND + PHAND_STRIDE * s, _get(st, O_PHAND + PHAND_STRIDE * s) + (1 << ((4 * kind) & 63)))
     for s in range(n):
         st[O_HN + s] += hand
     st[S_POS] = pos
@@ -430,16 +433,28 @@ def greedy_fast(st, rates):
 # greedy_turns' drama, in one word each: seat s in the 12-bit lane at bit 12s, five lanes (MAXP), bit 11 of each
 # lane a guard, so that one subtraction compares all five lanes (values below the guard, 2048)
 LANE = 12
+assert LANE == PHAND_STRIDE  # (greedy_turns finds a seat's packed hand at O_PHAND + its lane's shift)
 LANE_ONES = 0x001001001001001  # 1 in each lane
 LANE_GUARDS = LANE_ONES << 11
 LANE_VALUE = 0x7FF  # a lane's value bits
 FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
 SEGMENT = 256  # turns between flushes of greedy_turns' packed counters (16-bit fields: 256 x 225 cards < 2**16)
+# greedy_turns' counts of a segment, fields of one word: cards drawn (16 bits), wilds used (16 bits), then passes,
+# plays of two or more cards and changes of lead, at most one a turn (COUNT_FIELD: 9 bits hold SEGMENT)
+COUNT_WILD, COUNT_PASS, COUNT_MULTI, COUNT_CHANGE = 1 << 16, 1 << 32, 1 << 41, 1 << 50
+COUNT_FIELD = 0x1FF
 
 
 @njit(cache=True, inline="always")
 def _lane(word, s):
     return (word >> (LANE * s)) & LANE_VALUE
+
+
+@njit(cache=True, inline="always")
+def _nibble_sum(x):
+    """The sum of the 4-bit counts of a packed hand (at most 255)."""
+    b = (x & 0x0F0F0F0F0F0F0F0F) + ((x >> 4) & 0x0F0F0F0F0F0F0F0F)  # byte sums
+    return ((b * 0x0101010101010101) >> 56) & 0xFF
 
 
 @njit(cache=True, inline="always")
@@ -461,18 +476,20 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     every SEGMENT turns. Returns play_turns' (seat, turn, dry, end)."""
     n = st[S_N]
     n_kinds = st[S_NKINDS]
-    for s in range(n):
-        h = 0
-        for k in range(n_kinds):
-            h += st[O_CNT + s * MAXK + k] << (4 * k)
-        st[O_PHAND + s] = h
+    if turn > 0:  # play_turns played the first turn (after a wild start card): pack the hands afresh (begin dealt
+        # them packed, and the drama block was last seen by look at turn 0: nothing to settle then)
+        for s in range(n):
+            h = 0
+            for k in range(n_kinds):
+                h += st[O_CNT + s * MAXK + k] << (4 * k)
+            st[O_PHAND + PHAND_STRIDE * s] = h
+        # the drama block from here on by look (in lanes), not look_one: the same results, no data-dependent
+        # branch; what look_one left stale (the units trailing now) first settled
+        drama.settle(st, O_DRAMA, n, turn)
     wild_nibbles = st[C_WNIBBLES]
     n_wild_kinds = n_kinds_of(st, WILD_LIST)
     step = st[S_STEP]
     draw_limit = st[C_DRAW_LIMIT]
-    # the drama block from here on by look (in lanes), not look_one: the same results, no data-dependent
-    # branch; what look_one left stale (the units trailing now) first settled
-    drama.settle(st, O_DRAMA, n, turn)
     stand = O_DRAMA + drama.D_STAND
     sizes, deficits = 0, 0
     for s in range(MAXP):
@@ -481,26 +498,37 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         deficits += st[stand + drama.D_UNIT * s + drama.D_DEFICIT] << (LANE * s)
     leader = st[O_DRAMA + drama.D_LEADER]
     leader_bit = 0 if leader < 0 else 1 << (LANE * leader)  # the sole leader's lane as its lowest bit
+    no_leader_yet = leader < 0
+    # lead changes counted as turns with a sole leader other than leader_bit, the first sole leader (leader_bit 0
+    # then) included: it is taken off at the end (cheaper than testing leader_bit != 0 every turn)
     changes = st[O_DRAMA + drama.D_CHANGES]
+    # seats in a row that did nothing at all: only a turn that draws one card at a time can do nothing, so they
+    # are counted there, as the turns of a run of such turns ending at dry_at (no register the other turns)
+    dry_at = turn if dry > 0 else np.int64(-2)
     need = st[S_NEED]
+    for letter in range(7):
+        st[O_NEXT + letter] = (letter + step) % 7
     pos = st[S_POS]
     n_stock = st[S_NSTOCK]
     n_disc = st[S_NDISC]
     # three draws at once while pos < three_from (draw_limit 3 and three cards or more in stock)
     three_from = n_stock - 2 if draw_limit == 3 else -1
     end = END_NONE
+    # In the loop the seat to play is its lane, shift = LANE x seat (its hand at O_PHAND + shift, its size at bit
+    # shift of `sizes`), and the turn the segment's turns in every lane (`lanes`): fewer registers to keep
+    shift = LANE * seat
+    seat_end = LANE * n
     while turn < stop and end == END_NONE:
         first = turn
-        last_turn = min(stop, turn + SEGMENT)
-        counts = 0  # cards drawn | passes << 16 | wilds used << 32 | plays of two or more << 48
+        last_lanes = (min(stop, turn + SEGMENT) - first) * LANE_ONES
+        counts = 0  # the segment's counts, fields of COUNT_* (changes of lead too)
         trailed = 0  # per lane: the segment's last turn trailing, minus `first` (0: none)
-        shift = LANE * seat
-        while turn < last_turn:
-            turn += 1
-            hand = _get(st, O_PHAND + seat)
+        lanes = 0  # the turns of the segment so far, in every lane
+        while lanes < last_lanes:
+            lanes += LANE_ONES
+            hand = _get(st, O_PHAND + shift)
             letter_nibbles = _get(st, O_LNIBBLES + need)
-            next_need = need + step
-            next_need = next_need - 7 if next_need >= 7 else next_need
+            next_need = _get(st, O_NEXT + need)
             if hand & letter_nibbles != 0:
                 # greedy (choose_play): the fitting kind held most (the first in deck order on a tie), all of it, every wild
                 at = O_LTHREE + PACK_FITTING * need
@@ -525,9 +553,8 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                         wilds += count
                 played = best_count + wilds
                 sizes -= played << shift
-                counts += (wilds << 32) + ((1 if played > 1 else 0) << 48)
+                counts += wilds * COUNT_WILD + (COUNT_MULTI if played > 1 else 0)
                 need = next_need
-                dry = 0
             elif pos < three_from:
                 # draw_until_fits' three draws at once, without a branch: the first of the next three cards that
                 # fits is played (alone), the ones before it join the hand; none fits: all three do, and she passes
@@ -551,8 +578,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                 wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
                 need = next_need if fitted else need
                 sizes += misses << shift
-                counts += drawn + (miss2 << 16) + (wild << 32)
-                dry = 0
+                counts += drawn + miss2 * COUNT_PASS + wild * COUNT_WILD
             else:
                 # draw_until_fits: one card at a time; a card that fits is played at once (alone)
                 drawn = 0
@@ -572,54 +598,64 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                     card = 1 << (4 * kind)
                     if card & letter_nibbles != 0:
                         n_disc = _lay(st, n_disc, kind, 1)
-                        counts += (1 if card & wild_nibbles != 0 else 0) << 32
+                        counts += COUNT_WILD if card & wild_nibbles != 0 else 0
                         need = next_need
                         fitted = 1
                         break
                     hand += card
                 sizes += (drawn - fitted) << shift
-                counts += drawn + ((1 - fitted) << 16)
-                dry = 0 if drawn > 0 else dry + 1
-            _put(st, O_PHAND + seat, hand)
+                counts += drawn + (1 - fitted) * COUNT_PASS
+                if drawn == 0:  # she did nothing at all: a full round of such turns stalls (after this turn's look)
+                    now = first + (lanes & LANE_VALUE)
+                    dry = dry + 1 if dry_at == now - 1 else np.int64(1)
+                    dry_at = now
+                    if dry >= n:
+                        end = END_DEADLOCK
+                        last_lanes = lanes  # (the segment ends with this turn)
+            _put(st, O_PHAND + shift, hand)
             # drama.look: the fewest cards, each lane's distance from it (0: among the leaders)
-            fewest = min(min(min(_lane(sizes, 0), _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
-                         _lane(sizes, 4))
+            fewest = min(min(min(sizes & LANE_VALUE, _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
+                         sizes >> (LANE * (MAXP - 1)))  # (the top lane: no bits above it)
             behind = sizes - fewest * LANE_ONES
-            trailing = _lanes_at_least(behind, LANE_ONES)
-            trailed = (trailed & ~trailing) | ((turn - first) * LANE_ONES & trailing)
+            trail_bits = (((behind | LANE_GUARDS) - LANE_ONES) & LANE_GUARDS) >> 11  # lowest bit of the lanes trailing
+            trailing = trail_bits * LANE_VALUE
+            trailed = (trailed & ~trailing) | (lanes & trailing)
             at_least = _lanes_at_least(deficits, behind)
             deficits = (deficits & at_least) | (behind & ~at_least)
-            # the leaders' lanes (their lowest bits): a sole leader takes the lead (drama._take_lead, in arithmetic)
-            leaders = ~trailing & LANE_ONES
-            sole = np.int64((((leaders * LANE_ONES) >> (LANE * (MAXP - 1))) & LANE_VALUE) == 1)  # lane 4: their number
-            changes += sole & np.int64(leader_bit != 0) & np.int64(leader_bit != leaders)
+            # the leaders' lanes (their lowest bits; never none): a sole leader takes the lead (drama._take_lead)
+            leaders = trail_bits ^ LANE_ONES
+            sole = leaders & (leaders - 1) == 0
+            counts += np.int64(sole & (leader_bit != leaders)) * COUNT_CHANGE
             leader_bit = leaders if sole else leader_bit
-            # after_turn
+            # after_turn (a stall ends the segment: last_lanes)
             if hand == 0:
                 end = END_WON
                 break
-            if dry >= n:
-                end = END_DEADLOCK
-                break
-            seat += 1
             shift += LANE
-            if seat == n:
-                seat = 0
+            if shift == seat_end:
                 shift = 0
+        turn = first + (lanes & LANE_VALUE)
         # the segment's counters into the row and the drama block
-        passes = (counts >> 16) & 0xFFFF
+        passes = (counts >> 32) & COUNT_FIELD
         out[col(R_DRAWN, n)] += counts & 0xFFFF
         out[col(R_PASSES, n)] += passes
-        out[col(R_WILDS, n)] += (counts >> 32) & 0xFFFF
+        out[col(R_WILDS, n)] += (counts >> 16) & 0xFFFF
         out[col(R_PLAYS, n)] += turn - first - passes  # every turn is a play or a pass
-        out[col(R_MULTI, n)] += counts >> 48
+        out[col(R_MULTI, n)] += (counts >> 41) & COUNT_FIELD
+        changes += (counts >> 50) & COUNT_FIELD
         for s in range(n):
             if _lane(trailed, s) != 0:
                 st[stand + drama.D_UNIT * s + drama.D_LAST] = first + _lane(trailed, s)
+    seat = shift // LANE
     leader = -1
     for s in range(n):
         if leader_bit == 1 << (LANE * s):
             leader = s
+    if no_leader_yet and leader >= 0:
+        changes -= 1  # the first sole leader, counted above, is no change of lead
+    dry = dry if dry_at == turn else np.int64(0)
+    if end == END_DEADLOCK:  # (the stalling turn's seat, as after_turn returns it: the loop moved on to the next)
+        seat = seat - 1 if seat > 0 else n - 1
     for s in range(n):
         unit = stand + drama.D_UNIT * s
         st[O_HN + s] = _lane(sizes, s)
@@ -632,13 +668,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     st[S_NSTOCK] = n_stock
     st[S_NDISC] = n_disc
     for s in range(n):
-        h = st[O_PHAND + s]
-        wilds = 0
+        h = st[O_PHAND + PHAND_STRIDE * s]
         for k in range(n_kinds):
-            count = (h >> (4 * k)) & 15
-            st[O_CNT + s * MAXK + k] = count
-            wilds += count if st[O_KMASK + k] == ALL else 0
-        st[O_NWILD + s] = wilds
+            st[O_CNT + s * MAXK + k] = (h >> (4 * k)) & 15
+        st[O_NWILD + s] = _nibble_sum(h & wild_nibbles)
     return seat, turn, dry, end
 
 
@@ -647,6 +680,13 @@ def end_game(st, out, tr, on, seat, turn, end):
     """The end of a game (run and lookahead.run_look) from play_turns' (seat, turn, end), END_NONE at the
     turn cap: the result row's winner, length, end condition, cards left and drama, and the end event.
     Returns the number of trace events written, or -1 if the trace buffer was too small."""
+    drama.settle(st, O_DRAMA, st[S_N], turn)
+    return _end_settled(st, out, tr, on, seat, turn, end)
+
+
+@njit(cache=True)
+def _end_settled(st, out, tr, on, seat, turn, end):
+    """end_game once the drama block is settled (drama.settle; greedy_turns leaves it so)."""
     n = st[S_N]
     winner = seat if end == END_WON else -1
     if end == END_NONE:
@@ -658,7 +698,6 @@ def end_game(st, out, tr, on, seat, turn, end):
     out[col(R_END, n)] = end
     for s in range(n):
         out[col(R_CARDS_LEFT, n) + s] = st[O_HN + s]
-    drama.settle(st, O_DRAMA, n, turn)
     drama.finish(st, O_DRAMA, n, winner, turn, out, col(R_DRAMA, n))
     k = emit(st, tr, on, EV_END, end, winner, turn)
     if k >= 0:
@@ -686,6 +725,7 @@ def run(st, rates, rng, out, tr, on, fast):
     seat, turn, dry, end = play_turns(st, np.int64(0), np.int64(0), np.int64(0), stop, rates, rng, out, tr, on)
     if fast and end == END_NONE:
         seat, turn, dry, end = greedy_turns(st, seat, turn, dry, cap, rng, out, tr)
+        return _end_settled(st, out, tr, on, seat, turn, end)  # (greedy_turns leaves the drama block settled)
     return end_game(st, out, tr, on, seat, turn, end)
 
 

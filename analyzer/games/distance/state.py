@@ -44,6 +44,7 @@ MODE_FIXED, MODE_RANDOM, MODE_CHOOSER = 0, 1, 2  # C_MODE
 # PAD_KIND's nibble is then always 0 and pads the per-letter lists of O_LTHREE.
 PACK_KINDS, PACK_COPIES, PACK_FITTING = 15, 15, 3  # (PACK_FITTING: kinds that are not wilds giving one letter)
 PAD_KIND = 15
+PHAND_STRIDE = 12  # the packed hands' spacing in the state: greedy_turns indexes them by its 12-bit drama lane (LANE)
 
 # The state array. `STATE.define` below assigns each name its offset (grep a name to find its row here).
 STATE = Layout("The Distance's state", [
@@ -106,8 +107,9 @@ STATE = Layout("The Distance's state", [
     ("S_DRY", 1, "seats in a row that did nothing at all (engine.after_turn)"),
     ("S_END", 1, "engine.END_NONE while the game is on, else how it ended (END_WON, END_DEADLOCK)"),
     ("O_DRAMA", D_SIZE, "the drama block (analyzer.games.drama): standings = minus the hand sizes"),
-    ("O_PHAND", MAXP, "greedy_turns' hands, packed (the counts of O_CNT, 4 bits per kind); O_CNT is written back "
-     "when it stops"),
+    ("O_PHAND", PHAND_STRIDE * MAXP, "greedy_turns' hands, packed (the counts of O_CNT, 4 bits per kind), seat s's "
+     "at O_PHAND + PHAND_STRIDE * s (begin deals them); O_CNT is written back when it stops"),
+    ("O_NEXT", 8, "greedy_turns' scratch: the letter after each letter (letter + step, mod 7)"),
 ], size_name="ST_SIZE")
 # (the short names the rules use for the players, cards and kinds)
 STATE.define(globals(), aliases={"S_N": "C_PLAYERS", "S_NCARDS": "C_NCARDS", "S_NKINDS": "C_NKINDS"})
