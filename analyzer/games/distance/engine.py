@@ -439,15 +439,22 @@ LANE_GUARDS = LANE_ONES << 11
 LANE_VALUE = 0x7FF  # a lane's value bits
 FAR = 0x400  # the hand size of a lane past the players: never the fewest (a packed deck has at most 225 cards)
 SEGMENT = 256  # turns between flushes of greedy_turns' packed counters (16-bit fields: 256 x 225 cards < 2**16)
-# greedy_turns' counts of a segment, fields of one word: cards drawn (16 bits), wilds used (16 bits), then passes,
-# plays of two or more cards and changes of lead, at most one a turn (COUNT_FIELD: 9 bits hold SEGMENT)
-COUNT_WILD, COUNT_PASS, COUNT_MULTI, COUNT_CHANGE = 1 << 16, 1 << 32, 1 << 41, 1 << 50
+# greedy_turns' counts of a segment, fields of one word: cards drawn (16 bits), wilds used (16 bits), then passes
+# and plays of two or more cards, at most one a turn (COUNT_FIELD: 9 bits hold SEGMENT)
+COUNT_WILD, COUNT_PASS, COUNT_MULTI = 1 << 16, 1 << 32, 1 << 41
 COUNT_FIELD = 0x1FF
 
 
 @njit(cache=True, inline="always")
 def _lane(word, s):
     return (word >> (LANE * s)) & LANE_VALUE
+
+
+@njit(cache=True, inline="always")
+def _fewest(sizes):
+    """The least of the five lanes."""
+    return min(min(min(sizes & LANE_VALUE, _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
+               sizes >> (LANE * (MAXP - 1)))  # (the top lane: no bits above it)
 
 
 @njit(cache=True, inline="always")
@@ -498,9 +505,10 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         deficits += st[stand + drama.D_UNIT * s + drama.D_DEFICIT] << (LANE * s)
     leader = st[O_DRAMA + drama.D_LEADER]
     leader_bit = 0 if leader < 0 else 1 << (LANE * leader)  # the sole leader's lane as its lowest bit
-    no_leader_yet = leader < 0
-    # lead changes counted as turns with a sole leader other than leader_bit, the first sole leader (leader_bit 0
-    # then) included: it is taken off at the end (cheaper than testing leader_bit != 0 every turn)
+    # lead changes: each turn adds the sole leader's bit xor the last one's to `flips` (0: no change), so a change
+    # adds one in two lanes, and the first sole leader (leader_bit 0 before it) one in one lane: a segment's lead
+    # changes are the sum of its lanes halved, rounded down (five instructions a turn, where counting a change as
+    # "sole and another leader" took ten)
     changes = st[O_DRAMA + drama.D_CHANGES]
     # seats in a row that did nothing at all: only a turn that draws one card at a time can do nothing, so they
     # are counted there, as the turns of a run of such turns ending at dry_at (no register the other turns)
@@ -518,10 +526,14 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     # shift of `sizes`), and the turn the segment's turns in every lane (`lanes`): fewer registers to keep
     shift = LANE * seat
     seat_end = LANE * n
+    # the fewest cards in a hand, kept from turn to turn: a play only lowers her hand (the least of it and the
+    # fewest), and only a draw needs the least of all five lanes
+    fewest = _fewest(sizes)
     while turn < stop and end == END_NONE:
         first = turn
         last_lanes = (min(stop, turn + SEGMENT) - first) * LANE_ONES
-        counts = 0  # the segment's counts, fields of COUNT_* (changes of lead too)
+        counts = 0  # the segment's counts, fields of COUNT_*
+        flips = 0  # per lane, the segment's turns at which it took or lost the sole lead (at most SEGMENT: no carry)
         trailed = 0  # per lane: the segment's last turn trailing, minus `first` (0: none)
         lanes = 0  # the turns of the segment so far, in every lane
         while lanes < last_lanes:
@@ -553,6 +565,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                         wilds += count
                 played = best_count + wilds
                 sizes -= played << shift
+                fewest = min(fewest, (sizes >> shift) & LANE_VALUE)  # (only her hand shrank)
                 counts += wilds * COUNT_WILD + (COUNT_MULTI if played > 1 else 0)
                 need = next_need
             elif pos < three_from:
@@ -578,6 +591,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                 wild = fitted if (1 << (4 * fit_kind)) & wild_nibbles != 0 else 0
                 need = next_need if fitted else need
                 sizes += misses << shift
+                fewest = _fewest(sizes)
                 counts += drawn + miss2 * COUNT_PASS + wild * COUNT_WILD
             else:
                 # draw_until_fits: one card at a time; a card that fits is played at once (alone)
@@ -604,6 +618,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                         break
                     hand += card
                 sizes += (drawn - fitted) << shift
+                fewest = _fewest(sizes)
                 counts += drawn + (1 - fitted) * COUNT_PASS
                 if drawn == 0:  # she did nothing at all: a full round of such turns stalls (after this turn's look)
                     now = first + (lanes & LANE_VALUE)
@@ -613,9 +628,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
                         end = END_DEADLOCK
                         last_lanes = lanes  # (the segment ends with this turn)
             _put(st, O_PHAND + shift, hand)
-            # drama.look: the fewest cards, each lane's distance from it (0: among the leaders)
-            fewest = min(min(min(sizes & LANE_VALUE, _lane(sizes, 1)), min(_lane(sizes, 2), _lane(sizes, 3))),
-                         sizes >> (LANE * (MAXP - 1)))  # (the top lane: no bits above it)
+            # drama.look: each lane's distance from the fewest cards (0: among the leaders)
             behind = sizes - fewest * LANE_ONES
             trail_bits = (((behind | LANE_GUARDS) - LANE_ONES) & LANE_GUARDS) >> 11  # lowest bit of the lanes trailing
             trailing = trail_bits * LANE_VALUE
@@ -624,9 +637,9 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
             deficits = (deficits & at_least) | (behind & ~at_least)
             # the leaders' lanes (their lowest bits; never none): a sole leader takes the lead (drama._take_lead)
             leaders = trail_bits ^ LANE_ONES
-            sole = leaders & (leaders - 1) == 0
-            counts += np.int64(sole & (leader_bit != leaders)) * COUNT_CHANGE
-            leader_bit = leaders if sole else leader_bit
+            new_leader_bit = leaders if leaders & (leaders - 1) == 0 else leader_bit
+            flips += new_leader_bit ^ leader_bit
+            leader_bit = new_leader_bit
             # after_turn (a stall ends the segment: last_lanes)
             if hand == 0:
                 end = END_WON
@@ -642,7 +655,7 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
         out[col(R_WILDS, n)] += (counts >> 16) & 0xFFFF
         out[col(R_PLAYS, n)] += turn - first - passes  # every turn is a play or a pass
         out[col(R_MULTI, n)] += (counts >> 41) & COUNT_FIELD
-        changes += (counts >> 50) & COUNT_FIELD
+        changes += (((flips * LANE_ONES) >> (LANE * (MAXP - 1))) & 0xFFF) >> 1  # (the top lane: the lanes' sum)
         for s in range(n):
             if _lane(trailed, s) != 0:
                 st[stand + drama.D_UNIT * s + drama.D_LAST] = first + _lane(trailed, s)
@@ -651,8 +664,6 @@ def greedy_turns(st, seat, turn, dry, stop, rng, out, tr):
     for s in range(n):
         if leader_bit == 1 << (LANE * s):
             leader = s
-    if no_leader_yet and leader >= 0:
-        changes -= 1  # the first sole leader, counted above, is no change of lead
     dry = dry if dry_at == turn else np.int64(0)
     if end == END_DEADLOCK:  # (the stalling turn's seat, as after_turn returns it: the loop moved on to the next)
         seat = seat - 1 if seat > 0 else n - 1
