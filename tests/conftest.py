@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -22,3 +23,18 @@ def test_games():
     yield TEST_GAMES
     for name in TEST_GAMES:
         unregister(name)
+
+
+# ANALYZER_COMPILE_LOG=path: every numba compile of the run, a line per compile appended to path (tab-separated:
+# worker, test, seconds of CPU, function, signature), to find the tests that compile what no other test needs
+# (tests/compile_log.py; `python tests/compile_log.py --suite path` sums the lines up).
+if os.environ.get("ANALYZER_COMPILE_LOG"):
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        from compile_log import CompileLog
+
+        with CompileLog() as log:
+            yield
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(os.environ["ANALYZER_COMPILE_LOG"], "a") as out:
+            out.writelines(f"{worker}\t{item.nodeid}\t{r['self']:.3f}\t{r['name']}\t{r['sig']}\n" for r in log.records)
