@@ -49,7 +49,9 @@ class CompileLog(event.Listener):
                 frame[3] += took
                 if frame[0] == "numba:compile":
                     break
-            self._finish(data, took, took - children)
+            record = self._finish(data, took, took - children)
+            outer = self._innermost()
+            record["parent"] = outer["name"] if outer is not None else None
             return
         record = self._innermost()
         if record is None:
@@ -115,6 +117,9 @@ class CompileLog(event.Listener):
                          f"{r['passes'].get('native_lowering', 0):6.2f} {r['llvm']:6.2f} "
                          f"{r.get('llvm_fn_opt', 0) + r.get('llvm_module_opt', 0):6.2f} {r.get('llvm_codegen', 0):7.2f}"
                          f"  {r['name']} {r['sig'][:150]}")
+        lines.append("with the callees each compile started (total s, the compile that started it): " + ", ".join(
+            f"{r['name'].rsplit('.', 2)[-2]}.{r['qualname']} {r['total']:.1f} ({(r['parent'] or '-').rsplit('.', 1)[-1]})"
+            for r in sorted(self.records, key=lambda r: -r["total"])[:15]))
         counts = Counter(r["name"] for r in self.records)
         several = [(n, c) for n, c in counts.most_common() if c > 1]
         if several:
@@ -191,6 +196,29 @@ def suite_table(path, top=25):
     return "\n".join(lines)
 
 
+def needs_table(path, compiles=None):
+    """The lines of ANALYZER_COMPILE_NEEDS (tests/conftest.py; one test file per process): the signatures only one
+    file needs, with their compile time from a compile log of the suite (ANALYZER_COMPILE_LOG lines), if given."""
+    seconds = defaultdict(float)
+    if compiles:
+        for line in open(compiles):
+            _, _, s, name, sig = line.rstrip("\n").split("\t")
+            seconds[name, sig] += float(s)
+    files_of = defaultdict(set)
+    for line in open(path):
+        files, name, sig = line.rstrip("\n").split("\t")
+        files_of[name, sig].add(files)
+    only = defaultdict(list)  # file -> [(seconds, name, sig)]
+    for key, files in files_of.items():
+        if len(files) == 1:
+            only[next(iter(files))].append((seconds.get(key, 0.0), *key))
+    lines = ["signatures that only one test file needs (seconds of CPU to compile each, from the compile log):"]
+    for file, items in sorted(only.items(), key=lambda x: -sum(i[0] for i in x[1])):
+        lines.append(f"{sum(i[0] for i in items):7.1f}  {file}: " + ", ".join(
+            f"{name.rsplit('.', 1)[-1]} {sig[:60]} {s:.1f}" for s, name, sig in sorted(items, reverse=True)[:4]))
+    return "\n".join(lines)
+
+
 def main(argv=None):
     import argparse
 
@@ -200,7 +228,11 @@ def main(argv=None):
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--top", type=int, default=40)
     ap.add_argument("--suite", help="a file of ANALYZER_COMPILE_LOG lines (tests/conftest.py)")
+    ap.add_argument("--needs", help="a file of ANALYZER_COMPILE_NEEDS lines (tests/conftest.py), with --suite's log")
     args = ap.parse_args(argv)
+    if args.needs:
+        print(needs_table(args.needs, args.suite))
+        return
     if args.suite:
         print(suite_table(args.suite, args.top))
         return

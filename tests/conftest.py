@@ -38,3 +38,20 @@ if os.environ.get("ANALYZER_COMPILE_LOG"):
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         with open(os.environ["ANALYZER_COMPILE_LOG"], "a") as out:
             out.writelines(f"{worker}\t{item.nodeid}\t{r['self']:.3f}\t{r['name']}\t{r['sig']}\n" for r in log.records)
+
+
+# ANALYZER_COMPILE_NEEDS=path: at the end of the run, every numba signature the process compiled or loaded from the
+# cache, a line each appended to path (tab-separated: the test files run, function, signature). Run one file per
+# process to see which signatures only one file needs (`python tests/compile_log.py --needs path`).
+if os.environ.get("ANALYZER_COMPILE_NEEDS"):
+    def pytest_sessionfinish(session):
+        import gc
+
+        from numba.core.dispatcher import Dispatcher
+
+        files = ",".join(sorted({item.nodeid.split("::")[0] for item in session.items}))
+        with open(os.environ["ANALYZER_COMPILE_NEEDS"], "a") as out:
+            for d in gc.get_objects():
+                if isinstance(d, Dispatcher):
+                    name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+                    out.writelines(f"{files}\t{name}\t({', '.join(map(str, sig))})\n" for sig in d.overloads)
