@@ -42,7 +42,8 @@ if os.environ.get("ANALYZER_COMPILE_LOG"):
 
 # ANALYZER_COMPILE_NEEDS=path: at the end of the run, every numba signature the process compiled or loaded from the
 # cache, a line each appended to path (tab-separated: the test files run, function, signature). Run one file per
-# process to see which signatures only one file needs (`python tests/compile_log.py --needs path`).
+# process to see which signatures only one file needs (`python tests/compile_log.py --needs path`). A callee loaded
+# from the cache inside its caller's code is not listed: a file that calls it from Python seems its only user.
 if os.environ.get("ANALYZER_COMPILE_NEEDS"):
     def pytest_sessionfinish(session):
         import gc
