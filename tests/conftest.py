@@ -1,3 +1,4 @@
+import os
 import sys
 from pathlib import Path
 
@@ -35,3 +36,34 @@ LONGEST_FIRST = ["test_report_answers.py", "test_signals.py", "test_summary_dige
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # (a stable sort)
+# ANALYZER_COMPILE_LOG=path: every numba compile of the run, a line per compile appended to path (tab-separated:
+# worker, test, seconds of CPU, function, signature), to find the tests that compile what no other test needs
+# (tests/compile_log.py; `python tests/compile_log.py --suite path` sums the lines up).
+if os.environ.get("ANALYZER_COMPILE_LOG"):
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_protocol(item, nextitem):
+        from compile_log import CompileLog
+
+        with CompileLog() as log:
+            yield
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        with open(os.environ["ANALYZER_COMPILE_LOG"], "a") as out:
+            out.writelines(f"{worker}\t{item.nodeid}\t{r['self']:.3f}\t{r['name']}\t{r['sig']}\n" for r in log.records)
+
+
+# ANALYZER_COMPILE_NEEDS=path: at the end of the run, every numba signature the process compiled or loaded from the
+# cache, a line each appended to path (tab-separated: the test files run, function, signature). Run one file per
+# process to see which signatures only one file needs (`python tests/compile_log.py --needs path`). A callee loaded
+# from the cache inside its caller's code is not listed: a file that calls it from Python seems its only user.
+if os.environ.get("ANALYZER_COMPILE_NEEDS"):
+    def pytest_sessionfinish(session):
+        import gc
+
+        from numba.core.dispatcher import Dispatcher
+
+        files = ",".join(sorted({item.nodeid.split("::")[0] for item in session.items}))
+        with open(os.environ["ANALYZER_COMPILE_NEEDS"], "a") as out:
+            for d in gc.get_objects():
+                if isinstance(d, Dispatcher):
+                    name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+                    out.writelines(f"{files}\t{name}\t({', '.join(map(str, sig))})\n" for sig in d.overloads)

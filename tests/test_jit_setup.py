@@ -57,7 +57,7 @@ def test_kernels_are_cached_by_their_path_in_the_package_so_every_checkout_share
     assert locator.get_suitable_cache_subpath(str(outside)) == \
         caching.UserProvidedCacheLocator.get_suitable_cache_subpath(str(outside))
     # the kernels of a game really use it (the locator numba picked for one of them)
-    impl = engine.play_chunk._cache._impl
+    impl = engine.run._cache._impl
     assert type(impl.locator).__name__ == "PackagePathCacheLocator"
     assert Path(impl.locator.get_cache_path()).name == "analyzer_games_noize"
 

@@ -756,36 +756,38 @@ def _setup(st, rng, ids):
         shuffle_drawn(rng, DEAL, st[O_STOCK:O_STOCK + n_cards], n_cards, st[O_DRAWS:O_DRAWS + n_cards])
 
 
-@njit(cache=True)
 def play_game(seed, game, config, rates, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`, with the run's configuration (config: a state array
     whose configuration part encode filled); fill `out`; append events to `trace` if trace_on (0/1).
-    Returns the number of events written (-1 if the trace buffer was too small)."""
-    rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
-    st = config.copy()
-    _setup(st, rng, trace_on)
-    return run(st, rates, rng, out, trace, trace_on, np.int64(0))
+    Returns the number of events written (-1 if the trace buffer was too small). (play_chunk plays it: a jitted
+    play_game of its own made LLVM optimise and generate run's code once more, 2 s of a cold start.)"""
+    return int(play_chunk(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), config, rates, out[None],
+                          np.int64(0), trace, np.int64(trace_on)))  # (out[None]: a view, filled in place)
 
 
 CHUNK = 64  # games a batch plays with one state array and random state
+NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 
 
 @njit(cache=True, nogil=True)  # released GIL: the batch runs blocks of chunks on a pool of threads
-def play_chunk(seed, first_game, lo, hi, config, rates, out, fast_path):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them; fast_path
-    (0/1): by greedy_turns where greedy_fast allows (1: the batch; 0: tests, to compare the two paths)."""
+def play_chunk(seed, first_game, lo, hi, config, rates, out, fast_path, tr, on):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi]; fast_path (0/1): by greedy_turns where
+    greedy_fast allows (1: the batch; 0: tests, to compare the two paths, and the trace); events to `tr` if `on`
+    (0/1: play_game's one game, the hands keeping their card ids). Returns the last game's run."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    dummy = np.zeros((1, 1), dtype=np.int64)
     off = np.int64(0)
     fast = greedy_fast(config, rates) if fast_path else off
+    ne = off
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
-        _setup(st, rng, off)
-        run(st, rates, rng, out[i], dummy, off, fast)
+        _setup(st, rng, on)
+        ne = run(st, rates, rng, out[i], tr, on, fast)
+    return ne
 
 
 def batch(seed, first_game, config, rates, out, fast_path=1):
     """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads; fast_path 0:
     never by greedy_turns (the same games: tests compare them)."""
-    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game), (config, rates, out, np.int64(fast_path)))
+    run_in_blocks(play_chunk, out.shape[0], CHUNK, (seed, first_game),
+                  (config, rates, out, np.int64(fast_path), NO_TRACE, np.int64(0)))

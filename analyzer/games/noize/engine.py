@@ -20,7 +20,7 @@ from analyzer.games.noize import drama_lanes
 from analyzer.games.noize.events import (
     BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
     EV_REVEAL, EV_ROUND, EV_SHUFFLE, TRACE_FIXED)
-from analyzer.rng import DEAL, below, new_streams, reset_streams, shuffle_drawn, uniform
+from analyzer.rng import DEAL, below, reset_streams, shuffle_drawn, uniform
 from analyzer.threads import run_in_blocks
 
 N_INST = 4
@@ -600,12 +600,18 @@ def geometry_of(rules, D, width):
 
 # _nrt=False: the game loop allocates nothing (play_game and play_chunk hand it its arrays), and without
 # numba's reference counting it pays no atomic increment and decrement for each array a helper receives.
-@njit(cache=True, _nrt=False)
+# nogil: the batch runs blocks of games on a pool of threads (analyzer/threads.py), taken as threads free up.
+# The prange batch it replaced split the games evenly up front, so when the runner's fold took a core from one
+# of its threads the other thread finished early and waited.
+@njit(cache=True, _nrt=False, nogil=True)
 def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack,
         prefix, hand, cnt, row_at, moves, out, trace, trace_on):
     """Play games first_game + lo .. first_game + hi - 1 of the run keyed by seed into out[lo:hi], each with its
     random streams keyed to it; append events to `trace` if trace_on (0/1: a block of one game). Returns the
-    number of events the last game wrote (-1 if the trace buffer was too small).
+    number of events the last game wrote (-1 if the trace buffer was too small). The batch and the trace both
+    play through here, called from Python (play_chunk, play_game): one kernel to compile, where a jitted
+    play_chunk and play_game, each with its own copy of run's code, made LLVM optimise and generate the game
+    three times (2.9 of noize-4p's 16.4 s of compiles, docs/performance.md).
 
     A block, not one game per call: a call passes every array as its fields on the stack (over a hundred
     words here), which cost about a tenth of a game when play_chunk called run once per game."""
@@ -736,36 +742,28 @@ def _scratch(deck, n):
             np.empty((n, N_TYPES), dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64))
 
 
-@njit(cache=True)
 def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace, trace_on):
     """Play game `game` of the run keyed by `seed`; fill `out`; append events to `trace` if trace_on (0/1).
 
     Returns the number of events written (-1 if the trace buffer was too small)."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, game, 1 + n)
-    stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    return run(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
-               actions.reshape(actions.size), actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt,
-               row_at, moves, out.reshape((1, out.shape[0])), trace, trace_on)
+    return int(play_chunk(seed, game, 0, 1, rules, deck, pol, par, table, actions, seat_rows, first_hand,
+                          out[None], trace, trace_on))  # (a view: a copy would leave out unfilled)
 
 
 CHUNK = 64  # the batch's blocks are multiples of this many games
+NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 
 
-# nogil: the batch runs blocks of games on a pool of threads (analyzer/threads.py), taken as threads free up.
-# The prange batch it replaces split the games evenly up front, so when the runner's fold took a core from one
-# of its threads the other thread finished early and waited.
-@njit(cache=True, nogil=True)
-def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], exactly as play_game plays them, with one
-    set of scratch arrays and random state."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, first_game + lo, 1 + n)
+def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out,
+               trace=NO_TRACE, trace_on=0):
+    """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], with one set of scratch arrays and random
+    state (the arguments typed as run was compiled for: one signature)."""
+    n = int(rules[R_PLAYERS])
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
-    moves_flat = actions.reshape(actions.size)
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table, moves_flat,
-        actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out, dummy, np.int64(0))
+    return run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
+               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_rows, first_hand,
+               np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, moves, out, trace,
+               np.int64(trace_on))
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):

@@ -24,9 +24,9 @@ from numba import njit
 from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes, search_ops
 from analyzer.games.noize.engine import (
-    N_PARAMS, N_TYPES, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_CHOICES, R_COUNT, R_FINISH, R_PLAYERS,
-    R_SHUFFLE, R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _open_round, _settle, begin_game, count_choices, end_game,
-    geometry_of, raise_bid)
+    N_PARAMS, N_TYPES, NO_TRACE, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_CHOICES, R_COUNT, R_FINISH,
+    R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _open_round, _settle, begin_game, count_choices,
+    end_game, geometry_of, raise_bid)
 from analyzer.games.noize.engine import _scratch as _game_scratch
 from analyzer.games.noize.events import BID_LOOKAHEAD, BID_SEARCH
 from analyzer.games.noize.search_ops import (
@@ -34,7 +34,7 @@ from analyzer.games.noize.search_ops import (
     AT_ROUNDS, AT_SIZE, AT_STARTER, DECISION_WIDTH, MAXCAND, REDEAL_TRIES, Look, Position)
 from analyzer.games.search import specialise
 from analyzer.games.search.tree import new_tree
-from analyzer.rng import new_streams, reset_streams
+from analyzer.rng import reset_streams
 from analyzer.threads import run_in_blocks
 
 LA_SAMPLES, LA_HORIZON = 0, 1  # a lookahead seat's parameter columns
@@ -131,8 +131,9 @@ def _game_look(rules, deck, pol, par, table, moves_flat, width, seat_rows, first
     return end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, trace_on)
 
 
-# _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller).
-@njit(cache=True, _nrt=False)
+# _nrt=False as engine.run: the loop allocates nothing (the scratch comes from the caller). nogil and called from
+# Python (play_chunk_look, play_game_look), as engine.run: one kernel whose code LLVM optimises and generates once.
+@njit(cache=True, _nrt=False, nogil=True)
 def run_look(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng,
              stack, prefix, hand, cnt, row_at, moves, out, trace, trace_on, root_at, search):
     """engine.run with lookahead seats: games first_game + lo .. first_game + hi - 1 into out[lo:hi]."""
@@ -186,35 +187,33 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
     return np.zeros(AT_SIZE, dtype=np.int64), search
 
 
-@njit(cache=True)
 def play_game_look(seed, game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace, trace_on):
     """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, game, 1 + n)
-    stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
-    moves_flat = actions.reshape(actions.size)
-    root_at, search = _scratch(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
-                               out.shape[0])
-    return run_look(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), rules, deck, pol, par, table,
-                    moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves,
-                    out.reshape((1, out.shape[0])), trace, trace_on, root_at, search)
+    return int(_play(seed, game, 0, 1, rules, deck, pol, par, table, actions, seat_rows, first_hand, out[None], trace,
+                     trace_on)[0])
 
 
-@njit(cache=True, nogil=True)
 def play_chunk_look(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1. Returns the
     tree search's counters (tree.COUNT_*: `analyzer bench`)."""
-    n = rules[R_PLAYERS]
-    rng = new_streams(seed, first_game + lo, 1 + n)
+    return _play(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out,
+                 NO_TRACE, 0)[1][5][-1]
+
+
+def _play(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace,
+          trace_on):
+    """run_look on fresh scratch, its arguments typed as it was compiled for (one signature): (its return, the
+    search's scratch)."""
+    n = int(rules[R_PLAYERS])
     stack, prefix, hand, cnt, row_at, moves = _game_scratch(deck, n)
     moves_flat = actions.reshape(actions.size)
-    root_at, search = _scratch(rules, deck, pol, par, table, moves_flat, actions.shape[1], seat_rows, first_hand,
-                               out.shape[1])
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    run_look(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
-             moves_flat, actions.shape[1], seat_rows, first_hand, rng, stack, prefix, hand, cnt, row_at, moves, out,
-             dummy, np.int64(0), root_at, search)
-    return search[5][-1]
+    width = np.int64(actions.shape[1])
+    root_at, search = _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand,
+                               np.int64(out.shape[1]))
+    ne = run_look(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
+                  moves_flat, width, seat_rows, first_hand, np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix,
+                  hand, cnt, row_at, moves, out, trace, np.int64(trace_on), root_at, search)
+    return ne, search
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
