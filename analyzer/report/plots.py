@@ -2,13 +2,12 @@
 
 Each plot kind is a `_draw_<kind>` function that builds and returns the figure, laid out (tests/test_plot_layout.py
 inspects it: no two texts overlap, no text leaves the canvas), and a thin public wrapper that saves it as a PNG.
-Figures use constrained layout, which makes room for tick labels, titles and legends; what it cannot do (tick
-labels wider than their slot, a title wider than the figure, cell annotations wider than their cell) is fitted
-here by measuring the laid-out text and wrapping, rotating or shrinking it.
-
-The layout is computed without drawing (_layout: the layout engine alone, which places every text), and a
-finished figure keeps its last layout (_freeze): saving it then draws it once. (A figure with a layout engine
-is drawn twice by savefig, once to lay it out; and each measurement by a full draw cost as much again.)"""
+Every figure is a column of panels (with a colour bar beside one, at most), laid out by _layout: it measures the texts
+around each panel once (tick labels, axis labels, titles, a legend outside) and sets the figure's margins and the
+gaps between panels to hold them. (Matplotlib's constrained layout did the same for any grid, but measured every
+tick label several times over: it took a third of a report's time.) What the margins cannot do (tick labels wider
+than their slot, a title wider than the figure, cell annotations wider than their cell) is fitted here by measuring
+the laid-out text and wrapping, rotating or shrinking it; saving a figure then draws it once."""
 from __future__ import annotations
 
 import textwrap
@@ -36,33 +35,69 @@ TAIL = 0.001
 
 
 def _figure(width, height, nrows=1, **kw):
-    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), dpi=DPI, layout="constrained", **kw)
+    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), dpi=DPI, **kw)
     return fig, ax
 
 
 def _save(fig, path):
-    if fig.get_layout_engine() is not None:  # (a _draw_ function's figure is frozen already)
-        _freeze(fig)
     # zlib level 1: the same pixels as the default level 6, encoded in about 70% of the time
     fig.savefig(path, dpi=DPI, pil_kwargs={"compress_level": 1})
     plt.close(fig)
     return path
 
 
+PAD = 5  # pixels between a text and the figure's edge, and between the texts of two panels
+
+
+def _outside(ax):
+    """The artists of ax that may stand outside its frame besides its axes and titles: a legend."""
+    legend = ax.get_legend()
+    return [legend] if legend is not None else []
+
+
 def _layout(fig):
-    """Lay the figure out (its constrained layout, without drawing it) and return a renderer to measure text
-    with: the texts stand where a draw would put them."""
+    """Lay the figure out and return a renderer to measure text with (the texts stand where a draw puts them).
+
+    The figure is a column of panels, each row maybe with a colour bar (fig.colorbar takes its room from the
+    panel's grid cell). Each panel's texts are measured once, where the panel stands now; the margins are then
+    set to hold the widest of them (plus PAD), below a suptitle and right of a supylabel (kept where matplotlib
+    puts them, at the figure's edge), and the gap between two rows to hold the lower edge's texts of the one
+    and the upper edge's of the other. A text's size does not depend on where its panel stands, so one
+    measurement does."""
     renderer = fig.canvas.get_renderer()
-    fig.get_layout_engine().execute(fig)
+    width, height = fig.bbox.width, fig.bbox.height
+    sp = fig.subplotpars
+    rows = {}  # row -> (overhang above, overhang below) of its panels' texts, in pixels
+    left = right = 0.0  # overhang left of the grid's left edge, right of its right edge
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        frame = ax.get_window_extent(renderer)
+        tight = ax.get_tightbbox(renderer, bbox_extra_artists=_outside(ax))
+        left = max(left, sp.left * width - tight.x0)
+        right = max(right, tight.x1 - sp.right * width)
+        row = ax.get_subplotspec().get_topmost_subplotspec().rowspan.start
+        above, below = rows.get(row, (0.0, 0.0))
+        rows[row] = max(above, tight.y1 - frame.y1), max(below, frame.y0 - tight.y0)
+    top_edge, left_edge = PAD, PAD  # where the panels' texts may begin: past a suptitle, a supylabel
+    if getattr(fig, "_suptitle", None) is not None:
+        top_edge = height - fig._suptitle.get_window_extent(renderer).y0 + PAD
+    if getattr(fig, "_supylabel", None) is not None:
+        left_edge = fig._supylabel.get_window_extent(renderer).x1 + PAD
+    n = max(rows) + 1
+    top = top_edge + rows[0][0]
+    bottom = PAD + rows[n - 1][1]
+    gap = max((rows[i][1] + rows[i + 1][0] + PAD for i in range(n - 1)), default=0.0)
+    cell = (height - top - bottom - (n - 1) * gap) / n  # (the mean height of a row's panel)
+    fig.subplots_adjust(left=(left_edge + left) / width, right=1 - (right + PAD) / width, bottom=bottom / height,
+                        top=1 - top / height, hspace=gap / cell if n > 1 else sp.hspace)
     return renderer
 
 
 def _freeze(fig, laid_out=False):
-    """The figure's layout, final: computed once more unless laid_out (nothing has changed since _layout), then
-    kept as it is (the layout engine removed, so that neither a draw nor savefig computes it again)."""
+    """The figure, laid out: once more unless laid_out (nothing has changed since _layout)."""
     if not laid_out:
         _layout(fig)
-    fig.set_layout_engine(None)
     return fig
 
 
