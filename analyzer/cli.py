@@ -121,20 +121,25 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
 
     Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
     (exit status 3); stopped before any game finished, it writes nothing (exit status 130)."""
+    from analyzer.report import figures
+
     out = _out_folder(out)
-    _check_parallel(threads, workers, scheduler)
-    overrides = _parse_sets(sets)
-    if seed is not None:
-        overrides.append(("seed", seed, "--seed"))
-    if games is not None:
-        overrides.append(("games", games, "--games"))
-    _, sc = _load_scenario(scenario, overrides)
-    _warn_idle_settings(sc)
-    for table, command in (("tune", "analyzer tune"), ("profile", "analyzer profile")):
-        if table in sc.raw:
-            click.echo(f"Note: [{table}] is read by `{command}`; `analyzer run` plays the scenario's own "
-                       f"configuration.", err=True)
-    _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
+    # (a second process imports matplotlib while this one loads the kernels, then draws the figures while this one
+    # writes the rest of the report: analyzer/report/figures.py)
+    with figures.drawn_aside():
+        _check_parallel(threads, workers, scheduler)
+        overrides = _parse_sets(sets)
+        if seed is not None:
+            overrides.append(("seed", seed, "--seed"))
+        if games is not None:
+            overrides.append(("games", games, "--games"))
+        _, sc = _load_scenario(scenario, overrides)
+        _warn_idle_settings(sc)
+        for table, command in (("tune", "analyzer tune"), ("profile", "analyzer profile")):
+            if table in sc.raw:
+                click.echo(f"Note: [{table}] is read by `{command}`; `analyzer run` plays the scenario's own "
+                           f"configuration.", err=True)
+        _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
 def _warn_idle_settings(sc):
