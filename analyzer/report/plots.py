@@ -155,21 +155,24 @@ def _slot_inches(labels, least=0.9):
     return max(least, 0.09 * min(16, -(-longest // 3)) + 0.2)
 
 
-def _fit_title(fig, ax, title, **kw):
+def _fit_title(fig, ax, title, laid_out=False):
     """A title wrapped onto as many lines as it needs to stay inside the figure (it is centred on the axes,
-    which a legend at their right pushes off the figure's centre). The figure is left laid out with it."""
-    ax.set_title(title, **kw)
+    which a legend at their right pushes off the figure's centre). The figure is left laid out with it.
+    laid_out: the caller set this title before laying the figure out (as _fit_xticklabels does), so that it is
+    measured where it stands, without another layout."""
+    if not laid_out:
+        ax.set_title(title)
+    renderer = fig.canvas.get_renderer() if laid_out else _layout(fig)
     chars = len(title)
     for _ in range(4):
-        renderer = _layout(fig)
         box = ax.title.get_window_extent(renderer)
         centre = (box.x0 + box.x1) / 2
         avail = 2 * min(centre, fig.bbox.width - centre) - 8
         if box.width <= avail or chars <= 20:
             return
         chars = max(20, min(chars - 1, int(chars * avail / box.width)))
-        ax.set_title(textwrap.fill(title, chars), **kw)
-    _layout(fig)
+        ax.set_title(textwrap.fill(title, chars))
+        renderer = _layout(fig)
 
 
 def _wrap(s, width):
@@ -214,8 +217,9 @@ def _draw_bars_with_ci(labels, values, los, his, title, ylabel, reference=None, 
     ax.set_ylabel(ylabel)
     if len(groups) > 1 or reference is not None:
         _legend(ax, force_outside=len(groups) > 1)
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, x, labels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     return _freeze(fig, laid_out=True)
 
 
@@ -426,8 +430,9 @@ def _draw_heatmap(matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
         ax.add_patch(plt.Rectangle((mark[1] - 0.5, mark[0] - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.5))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, range(len(xlabels)), xlabels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     _fit_annotations(fig, ax, texts, fig.canvas.get_renderer())
     return _freeze(fig)  # (smaller annotations may let the layout take back room it gave them)
 
@@ -451,8 +456,9 @@ def _draw_ratings_with_ci(labels, values, los, his, title, ylabel, highlight=())
         ax.errorbar(x[idx], v[idx], yerr=errors, fmt="o", capsize=4, color=color, zorder=2, label=name)
     ax.axhline(0, color="black", linestyle="--", linewidth=0.8)
     ax.set_ylabel(_wrap(ylabel, 40))
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, x, labels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     return _freeze(fig, laid_out=True)
 
 
