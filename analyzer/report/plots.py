@@ -49,10 +49,17 @@ def _save(fig, path):
 PAD = 5  # pixels between a text and the figure's edge, and between the texts of two panels
 
 
-def _outside(ax):
-    """The artists of ax that may stand outside its frame besides its axes and titles: a legend."""
+def _boxes(ax, renderer):
+    """(the boxes of ax's texts beside and below or above its frame, of its titles): its axes' tick labels and
+    labels, a legend; its titles (centred above it: _fit_title wraps one too wide, so they set no side margin)."""
+    beside = [axis.get_tightbbox(renderer) for axis in (ax.xaxis, ax.yaxis) if axis.get_visible()]
     legend = ax.get_legend()
-    return [legend] if legend is not None else []
+    beside.append(legend.get_window_extent(renderer) if legend is not None else None)
+    titles = [t.get_window_extent(renderer) for t in (ax.title, ax._left_title, ax._right_title) if t.get_text()]
+    return [b for b in beside if b is not None and b.width > 0], titles
+
+
+MIN_SHARE = 0.2  # the least share of the figure's width (and height) the panels keep, however long the texts
 
 
 def _layout(fig):
@@ -73,24 +80,27 @@ def _layout(fig):
         if not ax.get_visible():
             continue
         frame = ax.get_window_extent(renderer)
-        tight = ax.get_tightbbox(renderer, bbox_extra_artists=_outside(ax))
-        left = max(left, sp.left * width - tight.x0)
-        right = max(right, tight.x1 - sp.right * width)
-        row = ax.get_subplotspec().get_topmost_subplotspec().rowspan.start
-        above, below = rows.get(row, (0.0, 0.0))
-        rows[row] = max(above, tight.y1 - frame.y1), max(below, frame.y0 - tight.y0)
+        beside, titles = _boxes(ax, renderer)
+        above, below = rows.get(ax.get_subplotspec().get_topmost_subplotspec().rowspan.start, (0.0, 0.0))
+        for box in beside:
+            left = max(left, sp.left * width - box.x0)
+            right = max(right, box.x1 - sp.right * width)
+        for box in beside + titles:
+            above, below = max(above, box.y1 - frame.y1), max(below, frame.y0 - box.y0)
+        rows[ax.get_subplotspec().get_topmost_subplotspec().rowspan.start] = above, below
     top_edge, left_edge = PAD, PAD  # where the panels' texts may begin: past a suptitle, a supylabel
     if getattr(fig, "_suptitle", None) is not None:
         top_edge = height - fig._suptitle.get_window_extent(renderer).y0 + PAD
     if getattr(fig, "_supylabel", None) is not None:
         left_edge = fig._supylabel.get_window_extent(renderer).x1 + PAD
     n = max(rows) + 1
-    top = top_edge + rows[0][0]
-    bottom = PAD + rows[n - 1][1]
+    lo = min((left_edge + left) / width, (1 - MIN_SHARE) / 2)
+    hi = max(1 - (right + PAD) / width, lo + MIN_SHARE)
+    bottom = min((PAD + rows[n - 1][1]) / height, (1 - MIN_SHARE) / 2)
+    top = max(1 - (top_edge + rows[0][0]) / height, bottom + MIN_SHARE)
     gap = max((rows[i][1] + rows[i + 1][0] + PAD for i in range(n - 1)), default=0.0)
-    cell = (height - top - bottom - (n - 1) * gap) / n  # (the mean height of a row's panel)
-    fig.subplots_adjust(left=(left_edge + left) / width, right=1 - (right + PAD) / width, bottom=bottom / height,
-                        top=1 - top / height, hspace=gap / cell if n > 1 else sp.hspace)
+    cell = max((top - bottom) * height - (n - 1) * gap, MIN_SHARE * height) / n  # (the mean height of a panel)
+    fig.subplots_adjust(left=lo, right=hi, bottom=bottom, top=top, hspace=gap / cell if n > 1 else sp.hspace)
     return renderer
 
 
