@@ -95,7 +95,7 @@ class _Drawer:
     def __init__(self):
         import multiprocessing
 
-        import numpy  # noqa: F401  (both this process and the drawing ones need it: imported once, before the fork)
+        import numpy  # noqa: F401  (both sides need it: imported once, before the fork; OpenBLAS's threads are fork-safe)
 
         context = multiprocessing.get_context("fork")
         pipes = [context.Pipe() for _ in range(self.PROCESSES)]
@@ -142,9 +142,10 @@ class _Drawer:
         for conn, _ in self.lanes:
             conn.close()
         self.process.join(1.0 if self.sent else 0)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join()
+        for end in (self.process.terminate, self.process.kill):  # (SIGKILL: should it not answer SIGTERM)
+            if self.process.is_alive():
+                end()
+                self.process.join(1.0)
 
 
 def _close_then_serve(pipes):
@@ -154,9 +155,18 @@ def _close_then_serve(pipes):
 
 
 def _can_fork():
+    """Whether this process may fork a drawing process: it has no thread but this one, native ones included (a
+    fork copies only the forking thread: a lock another one held stays locked in the child; numba's play threads
+    and OpenBLAS's start with their first use and with numpy's import), and fork exists. The command forks as
+    it starts; a process that has played or imported numpy (a test calling the command) draws here."""
     import multiprocessing
 
-    return threading.active_count() == 1 and "fork" in multiprocessing.get_all_start_methods()
+    if "fork" not in multiprocessing.get_all_start_methods() or "numpy" in sys.modules:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
 
 
 @contextmanager
