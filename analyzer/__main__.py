@@ -23,7 +23,7 @@ def entry():
         name = signal.Signals(received[0]).name if received else "SIGINT"
         sys.stderr.write(f"Stopped by {name}: nothing written.\n")
         sys.exit(130)  # (analyzer.interrupts.EXIT_NOTHING, not imported: this module must stay light)
-    command()
+    command(program=True)
 
 
 if __name__ == "__main__":

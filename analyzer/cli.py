@@ -1,6 +1,7 @@
 """The `analyzer` command: run scenarios, trace single games, list games, benchmark."""
 from __future__ import annotations
 
+import atexit
 import copy
 import json
 import os
@@ -121,20 +122,25 @@ def run(scenario, games, seed, out, keep_games, sets, threads, chunk_size, quiet
 
     Ctrl-C (or SIGTERM) stops early and still writes the report of the games finished, marked as partial
     (exit status 3); stopped before any game finished, it writes nothing (exit status 130)."""
+    from analyzer.report import figures
+
     out = _out_folder(out)
-    _check_parallel(threads, workers, scheduler)
-    overrides = _parse_sets(sets)
-    if seed is not None:
-        overrides.append(("seed", seed, "--seed"))
-    if games is not None:
-        overrides.append(("games", games, "--games"))
-    _, sc = _load_scenario(scenario, overrides)
-    _warn_idle_settings(sc)
-    for table, command in (("tune", "analyzer tune"), ("profile", "analyzer profile")):
-        if table in sc.raw:
-            click.echo(f"Note: [{table}] is read by `{command}`; `analyzer run` plays the scenario's own "
-                       f"configuration.", err=True)
-    _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
+    # (a second process imports matplotlib while this one loads the kernels, then draws the figures while this one
+    # writes the rest of the report: analyzer/report/figures.py)
+    with figures.drawn_aside():
+        _check_parallel(threads, workers, scheduler)
+        overrides = _parse_sets(sets)
+        if seed is not None:
+            overrides.append(("seed", seed, "--seed"))
+        if games is not None:
+            overrides.append(("games", games, "--games"))
+        _, sc = _load_scenario(scenario, overrides)
+        _warn_idle_settings(sc)
+        for table, command in (("tune", "analyzer tune"), ("profile", "analyzer profile")):
+            if table in sc.raw:
+                click.echo(f"Note: [{table}] is read by `{command}`; `analyzer run` plays the scenario's own "
+                           f"configuration.", err=True)
+        _play_and_report(sc, out, keep_games, threads, chunk_size, quiet, workers, scheduler)
 
 
 def _warn_idle_settings(sc):
@@ -735,9 +741,13 @@ def profile(scenario, levels, deals, replays, seed, out, sets, threads, quiet):
         sys.exit(EXIT_PARTIAL)
 
 
-def entry():
+def entry(program=False):
     """The `analyzer` command: every error is one line (no usage block, no traceback), and Ctrl-C or
-    SIGTERM at any moment ends it with one line and a documented status (analyzer.interrupts)."""
+    SIGTERM at any moment ends it with one line and a documented status (analyzer.interrupts).
+
+    program: this process is the command (its console script, `python -m analyzer`), not a caller that goes on
+    (a test): once the exit handlers have run, it ends without tearing the interpreter down, module by module (a
+    tenth of a second with numba and matplotlib loaded, after the report is written)."""
     interrupts = Interrupts()
     with interrupts:
         try:
@@ -772,6 +782,9 @@ def entry():
     for sig in (signal.SIGINT, signal.SIGTERM):
         if signal.getsignal(sig) != signal.SIG_IGN:
             signal.signal(sig, lambda signum, frame: _exit_now(code))
+    if program and threading.active_count() == 1:  # (else sys.exit, which waits for the other threads)
+        atexit._run_exitfuncs()  # (what sys.exit would run: logging's, Dask's, multiprocessing's)
+        _exit_now(code)
     sys.exit(code)
 
 
@@ -788,4 +801,4 @@ def _exit_now(code):
 
 
 if __name__ == "__main__":
-    entry()
+    entry(program=True)

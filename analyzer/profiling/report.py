@@ -10,7 +10,7 @@ from analyzer.interrupts import signal_name
 from analyzer.profiling import luck as L
 from analyzer.profiling.checks import EARLY_SHARE
 from analyzer.profiling.spec import FLAG_KEYS
-from analyzer.report import plots, reproduce_details, write_csv, write_manifest, write_pages
+from analyzer.report import figures, reproduce_details, write_csv, write_manifest, write_pages
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 
 OUTCOMES = {"win": "who wins", "margin": "the score margin"}
@@ -96,7 +96,7 @@ def answer(res, out):
     if res.levels:
         rows = [(f"{lv.label}: {OUTCOMES[s.outcome]}", [s.shares[k][0] for k, _ in L.COMPONENTS])
                 for lv in res.levels for s in lv.splits.values()]
-        path = plots.stacked_shares(out / "luck.png", rows, [w for _, w in L.COMPONENTS],
+        path = figures.stacked_shares(out / "luck.png", rows, [w for _, w in L.COMPONENTS],
                                     "Where the outcome's variance comes from", "share of the variance (%)")
         blocks.append(Figure(path, "Each bar splits one outcome's variance at one level (the luck split's deals "
                                    "and replays); the table below gives the intervals."))

@@ -11,12 +11,12 @@ import shutil
 from pathlib import Path
 
 from analyzer import __version__
-from analyzer.report import sections, skill
-from analyzer.report.answer import answer_section
+from analyzer.report import figures
 from analyzer.report.blocks import Details, Heading, Text, to_html, to_markdown
-from analyzer.report.comparison import comparison_sections
-from analyzer.report.strength import CSV_COLUMNS, strength_report
 from analyzer.textfiles import TextFileError, read_text, slug
+
+# (the sections are imported where used: `analyzer run` imports this package as it starts, and its figure
+# process imports analyzer.report.plots: neither needs the kernels and the games these bring)
 
 
 def signal_name(signum):
@@ -155,6 +155,10 @@ def write_csv(path, header, rows):
 def build_blocks(result, out, manifest):
     """(the report's blocks, the rows of summary.csv): the introduction, one group's sections or the
     comparison's, where every game's rows are (--keep-games), the manifest."""
+    from analyzer.report import sections, skill
+    from analyzer.report.answer import answer_section
+    from analyzer.report.comparison import comparison_sections
+
     if "levels" in result.scenario.comparison:  # [skill]: the verdict by level is the answer, each level's report below
         return (skill.answer_section(result, out) + sections.intro(result, out) + skill.level_details(result, out)
                 + sections.parquet_section(result, out) + _reproduce(manifest), sections.summary_rows(result))
@@ -167,14 +171,18 @@ def build_blocks(result, out, manifest):
 
 
 def _reproduce(manifest):
+    from analyzer.report import sections
+
     blocks = sections.manifest_section(manifest)
     return [Details("Reproduce this report: the command, seed, version and speed", blocks[1:])]
 
 
 def write_pages(out, title, blocks):
-    """index.html and report.md of a report folder: its title, then its blocks."""
-    (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
+    """report.md and index.html of a report folder: its title, then its blocks. index.html embeds the pictures:
+    it waits for any still being drawn (analyzer.report.figures)."""
     (out / "report.md").write_text(to_markdown([Heading(title, 1)] + blocks))
+    figures.done()
+    (out / "index.html").write_text(to_html(title, [Heading(title, 1)] + blocks))
 
 
 def write_manifest(out, man):
@@ -194,6 +202,9 @@ def reproduce_details(command, seed, threads, wall):
 def pages(result, out, man):
     """(title, blocks, summary.csv rows, {file name: what writes it, given its path}) of a run's report, its plots
     drawn into out: the strength curve's (with strength.csv and curve.json) or the balance report's."""
+    from analyzer.report import sections
+    from analyzer.report.strength import CSV_COLUMNS, strength_report
+
     if result.scenario.comparison.get("kind") == "strength":  # (the answer first: analyzer/report/strength.py)
         title, blocks, curve_rows, record = strength_report(result, out, man)
         return (title, blocks, sections.summary_rows(result),

@@ -16,7 +16,7 @@ from pathlib import Path
 from analyzer import margins
 from analyzer import metrics as M
 from analyzer.report import comparison as C
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.blocks import Details, Figure, Heading, Section, Text, lit
 from analyzer.games.base import Histogram, Seat
 from analyzer.report.sections import ci_text, edge_text, manifest_games, seat_text
@@ -195,7 +195,7 @@ def _policies(result, g, out):
     b = [Text(edge_verdict(f"Over every seat, {lit(units[best][1])}", *vals[best], even, margin=sc.margin), "verdict"),
          Text(f"Win share over all seats (every deal played in every rotation of the seats), best first: {ranking}.")]
     labels = [units[i][1] for i in order]
-    path = plots.bars_with_ci(out / "answer.png", labels, *zip(*[vals[i] for i in order]),
+    path = figures.bars_with_ci(out / "answer.png", labels, *zip(*[vals[i] for i in order]),
                               "Win share over all seats, by policy", "win share (%)", reference=even,
                               ref_label="even share")
     return b + [Figure(path, "Each policy's win share over all seats, with 95% intervals; the dashed line is an even "
@@ -280,7 +280,7 @@ def _variants_picture(result, out, body, pictured):
                           f"variants_{pictured.key}.png")
         if fig is None:
             vals = [C.value(result, g, pictured) for g in result.groups]
-            path = plots.bars_with_ci(out / "answer.png", [g.label for g in result.groups], *zip(*vals),
+            path = figures.bars_with_ci(out / "answer.png", [g.label for g in result.groups], *zip(*vals),
                                       pictured.label, C.axis_label(pictured), percent=pictured.percent)
             fig = Figure(path, f"{lit(pictured.label)} by variant, with 95% intervals.")
     return [fig] if fig is not None else []

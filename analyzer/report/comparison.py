@@ -15,7 +15,7 @@ from analyzer import metrics as M
 from analyzer.errors import toml_value
 from analyzer.fold import CREDIT
 from analyzer.games.base import Histogram
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.report.sections import ci_text, edge_text, group_sections, is_generic, quantiles, seat_text
 from analyzer.stats import pct, difference_verdict, edge_verdict, holm, margin_words, mean_ci, p_value, signed_points
@@ -175,7 +175,7 @@ def variant_sections(result, out):
     edge = next(m for m in metrics if m.key == "first_player_edge")
     vals = [value(result, g, edge) for g in groups]
     first = M.win_units(game, base.players)[0].name.split(" (")[0]
-    path = plots.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
+    path = figures.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
                               f"The edge of {first} (plays first) over an even share, by variant", "points (95% CI)",
                               reference=0.0, ref_label="even", margin=result.scenario.margin)
     b.append(Figure(path, f"{edge.label}, with 95% intervals (an even share: 1 / {'teams' if game.teams(base.players) else 'players'} "
@@ -187,12 +187,12 @@ def variant_sections(result, out):
         for g in groups:
             v = [M.value_ci(u.edge, g.summary, g.rotations) for u in M.win_units(game, g.players)]
             series.append((g.label, [x[0] for x in v], [x[1] for x in v], [x[2] for x in v]))
-        path = plots.bars_with_ci(out / "variants_win_share.png", [u.name.split(" (")[0] for u in units], None, None,
+        path = figures.bars_with_ci(out / "variants_win_share.png", [u.name.split(" (")[0] for u in units], None, None,
                                   None, f"Win share minus an even share, by {who} and variant", "points (95% CI)",
                                   reference=0.0, ref_label="even share", groups=series, margin=result.scenario.margin)
         b.append(Figure(path, f"Win share minus an even share by {who}, variants side by side, in points with 95% "
                               f"intervals; the shaded band is the practical margin."))
-    path = plots.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
+    path = figures.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],
                             f"{game.length_label.capitalize()} per game by variant", game.length_label)
     rows = [[g.label] + quantiles(g.summary.hists["length"]) for g in groups]
     b.append(Details(f"Game length by variant: {game.length_label} per game, distribution and percentiles", [
@@ -439,14 +439,14 @@ def sweep_sections(result, out):
         xs = axes[0][1]
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
         xplot = xs if numeric else list(range(len(xs)))
-        path = plots.curve_with_band(out / "sweep_target.png", xplot, [(metric.label, *zip(*vals))], metric.label,
+        path = figures.curve_with_band(out / "sweep_target.png", xplot, [(metric.label, *zip(*vals))], metric.label,
                                      axes[0][0], axis_label(metric), percent=metric.percent,
                                      mark=xplot[best])
         b.append(Figure(path, f"{metric.label} against {lit(axes[0][0])} with its 95% band; the dotted line marks the best."))
         more = []
         for m in [m for m in key_metrics if m.key in ("first_player_edge", "length")]:  # (the rest: the table)
             mv = [value(result, g, m) for g in groups]
-            path = plots.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
+            path = figures.curve_with_band(out / f"sweep_{m.key}.png", xplot, [(m.label, *zip(*mv))], m.label,
                                          axes[0][0], axis_label(m), percent=m.percent)
             more.append(Figure(path, f"{m.label} against {lit(axes[0][0])} (95% band)."))
         if more:
@@ -455,7 +455,7 @@ def sweep_sections(result, out):
         (px, xs), (py, ys) = axes
         grid = values.reshape(len(xs), len(ys)).T
         ann = [[metric.fmt(grid[i, j]) for j in range(len(xs))] for i in range(len(ys))]
-        path = plots.heatmap(out / "sweep_target.png", grid, [str(x) for x in xs], [str(y) for y in ys], metric.label,
+        path = figures.heatmap(out / "sweep_target.png", grid, [str(x) for x in xs], [str(y) for y in ys], metric.label,
                              px, py, percent=metric.percent, annotations=ann, mark=(best % len(ys), best // len(ys)))
         b.append(Figure(path, f"{metric.label} over {lit(px)} (across) and {lit(py)} (down); the outlined cell is the best."))
     rows = []
@@ -515,7 +515,7 @@ def round_robin_sections(result, out):
                   "cancels out. A cell is the row policy's win share against the column policy."))
     ann = [["" if i == j else f"{100 * share[i, j]:.1f}\n({100 * lo[i, j]:.1f}-{100 * hi[i, j]:.1f})"
             for j in range(k)] for i in range(k)]
-    path = plots.heatmap(out / "round_robin.png", share, labels, labels, "Head-to-head win share (row vs column)",
+    path = figures.heatmap(out / "round_robin.png", share, labels, labels, "Head-to-head win share (row vs column)",
                          "opponent", "policy", annotations=ann)
     b.append(Figure(path, "Row policy's win share against the column policy, with 95% intervals."))
     rows = []
@@ -653,7 +653,7 @@ def ladder_sections(result, out):
         b.append(Table(["rung", "policy", "win share over all seats", "minus an even share"], rows,
                        f"{vgroups[0].players} players: an even share is {pct(_even(sc, vgroups[0]))}.{team_words}"))
     even_share = _even(sc, by_variant[0][0])
-    path = plots.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
+    path = figures.bars_with_ci(out / "ladder.png", rungs, None, None, None, "Win share of each rung against the field",
                               "win share (%)", reference=even_share, ref_label="even share",
                               groups=series if len(variants) > 1 else [("", *series[0][1:])])
     b.append(Figure(path, "The skill ladder: each rung's win share against the field, with 95% intervals; the "

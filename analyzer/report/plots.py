@@ -2,13 +2,12 @@
 
 Each plot kind is a `_draw_<kind>` function that builds and returns the figure, laid out (tests/test_plot_layout.py
 inspects it: no two texts overlap, no text leaves the canvas), and a thin public wrapper that saves it as a PNG.
-Figures use constrained layout, which makes room for tick labels, titles and legends; what it cannot do (tick
-labels wider than their slot, a title wider than the figure, cell annotations wider than their cell) is fitted
-here by measuring the laid-out text and wrapping, rotating or shrinking it.
-
-The layout is computed without drawing (_layout: the layout engine alone, which places every text), and a
-finished figure keeps its last layout (_freeze): saving it then draws it once. (A figure with a layout engine
-is drawn twice by savefig, once to lay it out; and each measurement by a full draw cost as much again.)"""
+Every figure is a column of panels (with a colour bar beside one, at most), laid out by _layout: it measures the texts
+around each panel once (tick labels, axis labels, titles, a legend outside) and sets the figure's margins and the
+gaps between panels to hold them. (Matplotlib's constrained layout did the same for any grid, but measured every
+tick label several times over: it took a third of a report's time.) What the margins cannot do (tick labels wider
+than their slot, a title wider than the figure, cell annotations wider than their cell) is fitted here by measuring
+the laid-out text and wrapping, rotating or shrinking it; saving a figure then draws it once."""
 from __future__ import annotations
 
 import textwrap
@@ -36,33 +35,79 @@ TAIL = 0.001
 
 
 def _figure(width, height, nrows=1, **kw):
-    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), dpi=DPI, layout="constrained", **kw)
+    fig, ax = plt.subplots(nrows, 1, figsize=(width, height), dpi=DPI, **kw)
     return fig, ax
 
 
 def _save(fig, path):
-    if fig.get_layout_engine() is not None:  # (a _draw_ function's figure is frozen already)
-        _freeze(fig)
     # zlib level 1: the same pixels as the default level 6, encoded in about 70% of the time
     fig.savefig(path, dpi=DPI, pil_kwargs={"compress_level": 1})
     plt.close(fig)
     return path
 
 
+PAD = 5  # pixels between a text and the figure's edge, and between the texts of two panels
+
+
+def _boxes(ax, renderer):
+    """(the boxes of ax's texts beside and below or above its frame, of its titles): its axes' tick labels and
+    labels, a legend; its titles (centred above it: _fit_title wraps one too wide, so they set no side margin)."""
+    beside = [axis.get_tightbbox(renderer) for axis in (ax.xaxis, ax.yaxis) if axis.get_visible()]
+    legend = ax.get_legend()
+    beside.append(legend.get_window_extent(renderer) if legend is not None else None)
+    titles = [t.get_window_extent(renderer) for t in (ax.title, ax._left_title, ax._right_title) if t.get_text()]
+    return [b for b in beside if b is not None and b.width > 0], titles
+
+
+MIN_SHARE = 0.2  # the least share of the figure's width (and height) the panels keep, however long the texts
+
+
 def _layout(fig):
-    """Lay the figure out (its constrained layout, without drawing it) and return a renderer to measure text
-    with: the texts stand where a draw would put them."""
+    """Lay the figure out and return a renderer to measure text with (the texts stand where a draw puts them).
+
+    The figure is a column of panels, each row maybe with a colour bar (fig.colorbar takes its room from the
+    panel's grid cell). Each panel's texts are measured once, where the panel stands now; the margins are then
+    set to hold the widest of them (plus PAD), below a suptitle and right of a supylabel (kept where matplotlib
+    puts them, at the figure's edge), and the gap between two rows to hold the lower edge's texts of the one
+    and the upper edge's of the other. A text's size does not depend on where its panel stands, so one
+    measurement does."""
     renderer = fig.canvas.get_renderer()
-    fig.get_layout_engine().execute(fig)
+    width, height = fig.bbox.width, fig.bbox.height
+    sp = fig.subplotpars
+    rows = {}  # row -> (overhang above, overhang below) of its panels' texts, in pixels
+    left = right = 0.0  # overhang left of the grid's left edge, right of its right edge
+    for ax in fig.axes:
+        if not ax.get_visible():
+            continue
+        frame = ax.get_window_extent(renderer)
+        beside, titles = _boxes(ax, renderer)
+        above, below = rows.get(ax.get_subplotspec().get_topmost_subplotspec().rowspan.start, (0.0, 0.0))
+        for box in beside:
+            left = max(left, sp.left * width - box.x0)
+            right = max(right, box.x1 - sp.right * width)
+        for box in beside + titles:
+            above, below = max(above, box.y1 - frame.y1), max(below, frame.y0 - box.y0)
+        rows[ax.get_subplotspec().get_topmost_subplotspec().rowspan.start] = above, below
+    top_edge, left_edge = PAD, PAD  # where the panels' texts may begin: past a suptitle, a supylabel
+    if getattr(fig, "_suptitle", None) is not None:
+        top_edge = height - fig._suptitle.get_window_extent(renderer).y0 + PAD
+    if getattr(fig, "_supylabel", None) is not None:
+        left_edge = fig._supylabel.get_window_extent(renderer).x1 + PAD
+    n = max(rows) + 1
+    lo = min((left_edge + left) / width, (1 - MIN_SHARE) / 2)
+    hi = max(1 - (right + PAD) / width, lo + MIN_SHARE)
+    bottom = min((PAD + rows[n - 1][1]) / height, (1 - MIN_SHARE) / 2)
+    top = max(1 - (top_edge + rows[0][0]) / height, bottom + MIN_SHARE)
+    gap = max((rows[i][1] + rows[i + 1][0] + PAD for i in range(n - 1)), default=0.0)
+    cell = max((top - bottom) * height - (n - 1) * gap, MIN_SHARE * height) / n  # (the mean height of a panel)
+    fig.subplots_adjust(left=lo, right=hi, bottom=bottom, top=top, hspace=gap / cell if n > 1 else sp.hspace)
     return renderer
 
 
 def _freeze(fig, laid_out=False):
-    """The figure's layout, final: computed once more unless laid_out (nothing has changed since _layout), then
-    kept as it is (the layout engine removed, so that neither a draw nor savefig computes it again)."""
+    """The figure, laid out: once more unless laid_out (nothing has changed since _layout)."""
     if not laid_out:
         _layout(fig)
-    fig.set_layout_engine(None)
     return fig
 
 
@@ -120,21 +165,24 @@ def _slot_inches(labels, least=0.9):
     return max(least, 0.09 * min(16, -(-longest // 3)) + 0.2)
 
 
-def _fit_title(fig, ax, title, **kw):
+def _fit_title(fig, ax, title, laid_out=False):
     """A title wrapped onto as many lines as it needs to stay inside the figure (it is centred on the axes,
-    which a legend at their right pushes off the figure's centre). The figure is left laid out with it."""
-    ax.set_title(title, **kw)
+    which a legend at their right pushes off the figure's centre). The figure is left laid out with it.
+    laid_out: the caller set this title before laying the figure out (as _fit_xticklabels does), so that it is
+    measured where it stands, without another layout."""
+    if not laid_out:
+        ax.set_title(title)
+    renderer = fig.canvas.get_renderer() if laid_out else _layout(fig)
     chars = len(title)
     for _ in range(4):
-        renderer = _layout(fig)
         box = ax.title.get_window_extent(renderer)
         centre = (box.x0 + box.x1) / 2
         avail = 2 * min(centre, fig.bbox.width - centre) - 8
         if box.width <= avail or chars <= 20:
             return
         chars = max(20, min(chars - 1, int(chars * avail / box.width)))
-        ax.set_title(textwrap.fill(title, chars), **kw)
-    _layout(fig)
+        ax.set_title(textwrap.fill(title, chars))
+        renderer = _layout(fig)
 
 
 def _wrap(s, width):
@@ -179,8 +227,9 @@ def _draw_bars_with_ci(labels, values, los, his, title, ylabel, reference=None, 
     ax.set_ylabel(ylabel)
     if len(groups) > 1 or reference is not None:
         _legend(ax, force_outside=len(groups) > 1)
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, x, labels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     return _freeze(fig, laid_out=True)
 
 
@@ -391,8 +440,9 @@ def _draw_heatmap(matrix, xlabels, ylabels, title, xlabel, ylabel, percent=True,
         ax.add_patch(plt.Rectangle((mark[1] - 0.5, mark[0] - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=2.5))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, range(len(xlabels)), xlabels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     _fit_annotations(fig, ax, texts, fig.canvas.get_renderer())
     return _freeze(fig)  # (smaller annotations may let the layout take back room it gave them)
 
@@ -416,8 +466,9 @@ def _draw_ratings_with_ci(labels, values, los, his, title, ylabel, highlight=())
         ax.errorbar(x[idx], v[idx], yerr=errors, fmt="o", capsize=4, color=color, zorder=2, label=name)
     ax.axhline(0, color="black", linestyle="--", linewidth=0.8)
     ax.set_ylabel(_wrap(ylabel, 40))
+    ax.set_title(title)
     _fit_xticklabels(fig, ax, x, labels)
-    _fit_title(fig, ax, title)
+    _fit_title(fig, ax, title, laid_out=True)
     return _freeze(fig, laid_out=True)
 
 

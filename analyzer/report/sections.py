@@ -16,7 +16,7 @@ from analyzer import metrics as M
 from analyzer import stopping
 from analyzer.errors import toml_value
 from analyzer.games.base import AVOID, CardPower, Histogram, PerSeat
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.trajectory import trajectory_figure
 from analyzer.report.blocks import Details, Figure, Heading, Table, Text, lit
 from analyzer.stats import edge_verdict, pct, signed_points, wilson
@@ -219,7 +219,7 @@ def group_sections(result, g, out, prefix="", unfold=True):
     b.append(Table([f"{game.length_label} per game", "mean", *[f"{int(q * 100)}th pct" for q in QUANTILES], "max"],
                    [[tag or "all games", ci_text(length, *M.value_ci(length, s, rot)), *qs,
                      int(np.flatnonzero(hist)[-1]) if hist.any() else 0]]))
-    path = plots.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
+    path = figures.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
                             game.length_label)
     b.append(Figure(path, f"Distribution of {game.length_label} per game."))
     if unfold:
@@ -260,10 +260,11 @@ def group_sections(result, g, out, prefix="", unfold=True):
         for decl in game.metrics:
             if isinstance(decl, PerSeat) and not decl.percent:
                 series = [(f"seat {i}", s.hists[f"{decl.prefix}{i}"]) for i in range(n)]
-                path = plots.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label, decl.label.lower())
+                path = figures.histograms(out / f"{slug}{decl.prefix.strip('_')}.png", series, decl.label,
+                                          decl.label.lower())
                 folded.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
             elif isinstance(decl, Histogram) and decl.column != "length":
-                path = plots.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
+                path = figures.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
                                         decl.label.lower())
                 folded.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
         b.append(Details(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}: every one, with its meaning",
@@ -389,7 +390,7 @@ def who_wins(game, s, n, rot, png, margin):
                       f"(see how games end below).", "warning"))
     even = M.even_share(s, len(units), rot)
     edges = [M.value_ci(u.edge, s, rot) for u in units]
-    path = plots.bars_with_ci(png, [u.name.split(" (")[0] for u in units], *zip(*edges),
+    path = figures.bars_with_ci(png, [u.name.split(" (")[0] for u in units], *zip(*edges),
                               f"Win share minus an even share ({pct(even)}), by {who}", "points (95% CI)",
                               reference=0.0, ref_label="even share", margin=margin)
     b.append(Figure(path, f"Each {who}'s win share minus an even share, in points, with 95% intervals; the shaded "

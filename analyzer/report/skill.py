@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from analyzer import metrics as M
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.answer import ANSWER_ID, default_question, opening
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.skill_labels import skill_lines
@@ -277,7 +277,7 @@ def _picture(result, views, figs, out):
         xs = axes[0][1]
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
         series = [(lvl, *zip(*[value(v, g, metric) for g in v.groups])) for lvl, v in views]
-        path = plots.curve_with_band(out / "skill_sweep.png", xs if numeric else list(range(len(xs))), series,
+        path = figures.curve_with_band(out / "skill_sweep.png", xs if numeric else list(range(len(xs))), series,
                                      f"{metric.label} by skill level", axes[0][0], "points" if metric.points else
                                      "%" if metric.percent else metric.label, percent=metric.percent)
         return [Figure(path, f"{lit(metric.label)} against {lit(axes[0][0])} at each skill level (95% bands).")]
@@ -289,7 +289,7 @@ def _picture(result, views, figs, out):
             head = edges[0]
             series = [(f.variant, *zip(*f.cells)) for f in edges]
     vals = list(zip(*head.cells))
-    path = plots.bars_with_ci(out / "skill_headline.png", levels, *(vals if series is None else (None, None, None)),
+    path = figures.bars_with_ci(out / "skill_headline.png", levels, *(vals if series is None else (None, None, None)),
                               # (a short title: three bars leave the width of a few words)
                               f"{head.label.split(':')[0]}, by skill level" if series is None else
                               "First player's edge: variant minus baseline",

@@ -11,7 +11,7 @@ import numpy as np
 
 from analyzer import metrics as M
 from analyzer import ratings
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
 from analyzer.report.answer import ANSWER_ID, opening
 from analyzer.report.comparison import seat_text_of
@@ -174,7 +174,7 @@ def strength_report(result, out, man):
     first, (sat, _) = answer(c, result)
     b.append(Text(f"{first} {sat}", "verdict"))
     search_idx = [i for i, label in enumerate(c.labels) if i >= c.ladder_rungs]
-    path = plots.ratings_with_ci(out / "strength.png", c.labels, c.rating, c.low, c.high,
+    path = figures.ratings_with_ci(out / "strength.png", c.labels, c.rating, c.low, c.high,
                                  f"{sc.game.title}, {result.groups[0].players} players: strength by rung",
                                  f"rating (Elo, {c.labels[0]} = 0)", highlight=search_idx)
     b.append(Figure(path, f"Each rung's rating with its {_level_words(c)} interval, weakest rung first"

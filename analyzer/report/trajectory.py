@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from analyzer.report import plots
+from analyzer.report import figures
 from analyzer.report.blocks import Figure
 from analyzer.textfiles import slug as file_slug
 
@@ -209,7 +209,7 @@ def trajectory_figure(result, g, out, prefix="", k=K_GAMES):
     unit = st.length_label.rstrip("s")
     slug = f"{file_slug(prefix)}-" if prefix else ""
     margin_label = f"lead ({st.label.split(' (')[0]})"
-    path = plots.trajectory(out / f"{slug}trajectory.png", b.turns, (b.margin_mean, b.margin_p10, b.margin_p90),
+    path = figures.trajectory(out / f"{slug}trajectory.png", b.turns, (b.margin_mean, b.margin_p10, b.margin_p90),
                             list(zip(st.units, b.unit_means.T)), 100 * b.going / len(st.games),
                             f"How a game unfolds, {unit} by {unit}", unit, margin_label,
                             st.label)

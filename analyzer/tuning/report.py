@@ -10,7 +10,7 @@ from pathlib import Path
 
 from analyzer import __version__, margins
 from analyzer.interrupts import signal_name
-from analyzer.report import plots, sections
+from analyzer.report import figures, sections
 from analyzer.report import reproduce_details, write_csv, write_manifest, write_pages, write_summary
 from analyzer.report.answer import ANSWER_ID
 from analyzer.report.blocks import Details, Figure, Heading, Section, Table, Text, lit
@@ -145,7 +145,7 @@ def _history_figure(res, out):
         if t.state == "complete":
             so_far = min(so_far, loss)
         best.append(so_far)
-    path = plots.trials(out / "trials.png", [t.number for t in shown], losses, [t.state for t in shown], best,
+    path = figures.trials(out / "trials.png", [t.number for t in shown], losses, [t.state for t in shown], best,
                         "The search: each trial's distance from the goal", "trial (0: the rulebook)",
                         f"loss ({_loss_unit(res)}; lower is better)", "best so far")
     return Figure(path, "Each trial's loss (the weighted distance from the goal) on the search's deals; a pruned "
@@ -214,7 +214,7 @@ def body(res, out):
     others = " (the other settings vary too)" if len(spec.settings) > len(numeric[:2]) else ""
     if len(numeric) >= 2 and shown:
         a, c = numeric[:2]
-        path = plots.trials_map(out / "surface.png", [t.values[a.path] for t in shown],
+        path = figures.trials_map(out / "surface.png", [t.values[a.path] for t in shown],
                                 [t.values[c.path] for t in shown], losses, states,
                                 f"The loss over {a.path} and {c.path}", a.path, c.path, loss_label)
         blocks += [Heading(f"The loss over {a.path} and {c.path}", 2),
@@ -222,7 +222,7 @@ def body(res, out):
                                 f"closer to the goal); a cross: pruned{others}.")]
     elif len(numeric) == 1 and shown:
         s = numeric[0]
-        path = plots.trials(out / "surface.png", [t.values[s.path] for t in shown], losses, states, None,
+        path = figures.trials(out / "surface.png", [t.values[s.path] for t in shown], losses, states, None,
                             f"The loss against {s.path}", s.path, loss_label)
         blocks += [Heading(f"The loss against {s.path}", 2),
                    Figure(path, f"Each trial's loss at its value of {lit(s.path)}{others}.")]

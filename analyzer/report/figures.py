@@ -1,0 +1,206 @@
+"""The report's figures: each kind of analyzer/report/plots.py, drawn in this process or by two others.
+
+The report code calls `figures.histograms(path, ...)` and the like (the arguments of plots' function of that name),
+which returns the path the PNG is written to. Inside `drawn_aside()` (the `analyzer run` command) a process forked
+as the command starts imports matplotlib (about half a second) while the command loads and plays its kernels, then
+forks a second one; the two draw the figures as the report asks for them while the command goes on with the rest
+(the traced games, the tables, report.md); `done()`, called before the pages that embed the pictures are written,
+waits for them. On 2 cores that takes the import and most of the drawing off the run's path. Anywhere else (the
+API, tune, profile, the tests) and where a fork is not safe (another thread running, no fork), a figure is drawn at
+once, here.
+
+Ctrl-C is the command's to answer (analyzer.interrupts): the drawing processes ignore it. Should one end (SIGTERM
+to the process group), the figures it did not finish are drawn here."""
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+import threading
+import traceback
+from contextlib import contextmanager
+
+KINDS = ("bars_with_ci", "curve_with_band", "heatmap", "histograms", "ratings_with_ci", "stacked_shares",
+         "trajectory", "trials", "trials_map")
+
+_aside = None  # the drawing processes, inside drawn_aside()
+
+
+def _draw(kind, path, args, kwargs):
+    from analyzer.report import plots  # (matplotlib: imported only where a figure is drawn)
+
+    return getattr(plots, kind)(path, *args, **kwargs)
+
+
+def _serve(ends):
+    """The drawing processes: the first imports matplotlib, then forks the second; the i-th draws the jobs received
+    on ends[i], its end of a pipe, answering None or the error."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # (not the command's handler: it would print a traceback here)
+    try:
+        from analyzer.report import plots
+
+        # one small figure, so that the fonts and the PNG writer are loaded once, before the fork, and not on the way
+        # of the first figure asked for
+        plots.histograms(io.BytesIO(), [("", [1, 2])], "warm-up", "x")
+    except Exception:  # noqa: BLE001  (ended: the command draws every figure itself, and meets the error there)
+        return
+    second = os.fork() if len(ends) > 1 else 1
+    if second == 0:  # (the second process: no return into the first one's code)
+        try:
+            _keep_only(ends, 1)
+            _lane(ends[1])
+        finally:
+            os._exit(0)
+    _keep_only(ends, 0)
+    _lane(ends[0])
+    if second > 0:
+        os.waitpid(second, 0)
+
+
+def _keep_only(ends, mine):
+    """Close the other processes' ends (a process holding one would keep the command from seeing it end)."""
+    for i, end in enumerate(ends):
+        if i != mine:
+            end.close()
+
+
+def _lane(conn):
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            _draw(*job)
+            answer = None
+        except Exception as e:  # noqa: BLE001  (sent back: the command raises it where it waits)
+            answer = e
+        try:
+            try:
+                conn.send(answer)
+            except Exception:  # noqa: BLE001  (an error that does not pickle: its traceback as text)
+                conn.send(RuntimeError(f"drawing {job[0]}: " + "".join(traceback.format_exception(answer)).strip()))
+        except OSError:  # (the command has gone)
+            return
+
+
+class _Drawer:
+    """The drawing processes (PROCESSES of them, one forked from the other once matplotlib is imported), and the
+    figures sent to each, not yet drawn."""
+
+    PROCESSES = 2  # (by the time the figures are asked for, the command is mostly waiting: 2 cores, 2 drawers)
+
+    def __init__(self):
+        import multiprocessing
+
+        import numpy  # noqa: F401  (both sides need it: imported once, before the fork; OpenBLAS's threads are fork-safe)
+
+        context = multiprocessing.get_context("fork")
+        pipes = [context.Pipe() for _ in range(self.PROCESSES)]
+        self.lanes = [(mine, []) for mine, _ in pipes]  # (this end, the jobs sent on it and not yet answered)
+        sys.stdout.flush()  # (nothing buffered here is written twice)
+        sys.stderr.flush()
+        self.process = context.Process(target=_close_then_serve, args=(pipes,), daemon=True)
+        self.process.start()
+        for _, theirs in pipes:
+            theirs.close()  # (so that a drawing process ending is an end of file here)
+        self.sent = False
+
+
+    def send(self, job):
+        conn, pending = min(self.lanes, key=lambda lane: len(lane[1]))
+        pending.append(job)
+        self.sent = True
+        try:
+            conn.send(job)
+        except OSError:  # (the process has ended: done() draws it here)
+            pass
+
+    def done(self):
+        left = []
+        for conn, pending in self.lanes:
+            while pending:
+                try:
+                    answer = conn.recv()
+                except (EOFError, OSError):
+                    break
+                pending.pop(0)
+                if answer is not None:
+                    for _, p in self.lanes:
+                        p.clear()
+                    raise answer
+            left += pending
+            pending.clear()
+        for job in left:
+            _draw(*job)
+
+    def close(self):
+        """End the drawing processes: at the end of file they see once they are idle (the first waits for the
+        second); or at once when no figure was asked for (bad input: the first may still be importing)."""
+        for conn, _ in self.lanes:
+            conn.close()
+        self.process.join(1.0 if self.sent else 0)
+        for end in (self.process.terminate, self.process.kill):  # (SIGKILL: should it not answer SIGTERM)
+            if self.process.is_alive():
+                end()
+                self.process.join(1.0)
+
+
+def _close_then_serve(pipes):
+    for mine, _ in pipes:
+        mine.close()  # (the command's ends: so that the command closing them, or ending, is an end of file here)
+    _serve([theirs for _, theirs in pipes])
+
+
+def _can_fork():
+    """Whether this process may fork a drawing process: it has no thread but this one, native ones included (a
+    fork copies only the forking thread: a lock another one held stays locked in the child; numba's play threads
+    and OpenBLAS's start with their first use and with numpy's import), and fork exists. The command forks as
+    it starts; a process that has played or imported numpy (a test calling the command) draws here."""
+    import multiprocessing
+
+    if "fork" not in multiprocessing.get_all_start_methods() or "numpy" in sys.modules:
+        return False
+    try:
+        return len(os.listdir("/proc/self/task")) == 1
+    except OSError:
+        return threading.active_count() == 1
+
+
+@contextmanager
+def drawn_aside():
+    """Within: figures are drawn by two other processes, started now (when a fork is safe here)."""
+    global _aside
+    if _aside is not None or not _can_fork():
+        yield
+        return
+    _aside = _Drawer()
+    try:
+        yield
+    finally:
+        drawer, _aside = _aside, None
+        drawer.close()
+
+
+def done():
+    """Wait until every figure asked for is written (at once outside drawn_aside)."""
+    if _aside is not None:
+        _aside.done()
+
+
+def _kind(kind):
+    def draw(path, *args, **kwargs):
+        if _aside is None:
+            return _draw(kind, path, args, kwargs)
+        _aside.send((kind, path, args, kwargs))
+        return path
+
+    draw.__name__ = draw.__qualname__ = kind
+    draw.__doc__ = f"analyzer.report.plots.{kind}, drawn here or aside; returns the PNG's path."
+    return draw
+
+
+bars_with_ci, curve_with_band, heatmap, histograms, ratings_with_ci, stacked_shares, trajectory, trials, \
+    trials_map = (_kind(k) for k in KINDS)
