@@ -133,14 +133,16 @@ def diff_ci(metric, g, rot_g, base, rot_base, paired=True, base_metric=None):
     return (d, d - half, d + half)
 
 
-_BY_KEY = {}  # (id(game), players, rotations) -> (game, {key: metric}): a report looks metrics up a thousand times
+# (id(game), players, rotations) -> (game, {key: metric}): a report looks metrics up a thousand times. The game is
+# kept with its table, so its id is not reused by another game while the table is here
+_BY_KEY = {}
 
 
 def metric_for(game, players, rotations, key):
     """The definition of metric `key` for a group of that many players and rotations (its even
     share depends on the player count), or None if such a group has no such metric."""
     found = _BY_KEY.get((id(game), players, rotations))
-    if found is None or found[0] is not game:  # (the game is kept: its id is not reused while it is here)
+    if found is None:
         by_key = {}
         for m in standard_metrics(game, players, rotations):
             by_key.setdefault(m.key, m)

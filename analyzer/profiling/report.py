@@ -97,7 +97,7 @@ def answer(res, out):
         rows = [(f"{lv.label}: {OUTCOMES[s.outcome]}", [s.shares[k][0] for k, _ in L.COMPONENTS])
                 for lv in res.levels for s in lv.splits.values()]
         path = figures.stacked_shares(out / "luck.png", rows, [w for _, w in L.COMPONENTS],
-                                    "Where the outcome's variance comes from", "share of the variance (%)")
+                                      "Where the outcome's variance comes from", "share of the variance (%)")
         blocks.append(Figure(path, "Each bar splits one outcome's variance at one level (the luck split's deals "
                                    "and replays); the table below gives the intervals."))
     return blocks

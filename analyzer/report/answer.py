@@ -196,8 +196,8 @@ def _policies(result, g, out):
          Text(f"Win share over all seats (every deal played in every rotation of the seats), best first: {ranking}.")]
     labels = [units[i][1] for i in order]
     path = figures.bars_with_ci(out / "answer.png", labels, *zip(*[vals[i] for i in order]),
-                              "Win share over all seats, by policy", "win share (%)", reference=even,
-                              ref_label="even share")
+                                "Win share over all seats, by policy", "win share (%)", reference=even,
+                                ref_label="even share")
     return b + [Figure(path, "Each policy's win share over all seats, with 95% intervals; the dashed line is an even "
                              "share.")]
 
@@ -281,7 +281,7 @@ def _variants_picture(result, out, body, pictured):
         if fig is None:
             vals = [C.value(result, g, pictured) for g in result.groups]
             path = figures.bars_with_ci(out / "answer.png", [g.label for g in result.groups], *zip(*vals),
-                                      pictured.label, C.axis_label(pictured), percent=pictured.percent)
+                                        pictured.label, C.axis_label(pictured), percent=pictured.percent)
             fig = Figure(path, f"{lit(pictured.label)} by variant, with 95% intervals.")
     return [fig] if fig is not None else []
 

@@ -176,8 +176,8 @@ def variant_sections(result, out):
     vals = [value(result, g, edge) for g in groups]
     first = M.win_units(game, base.players)[0].name.split(" (")[0]
     path = figures.bars_with_ci(out / "variants_first_player.png", [g.label for g in groups], *zip(*vals),
-                              f"The edge of {first} (plays first) over an even share, by variant", "points (95% CI)",
-                              reference=0.0, ref_label="even", margin=result.scenario.margin)
+                                f"The edge of {first} (plays first) over an even share, by variant", "points (95% CI)",
+                                reference=0.0, ref_label="even", margin=result.scenario.margin)
     b.append(Figure(path, f"{edge.label}, with 95% intervals (an even share: 1 / {'teams' if game.teams(base.players) else 'players'} "
                           f"of the games that had a winner); the shaded band is the practical margin."))
     if len({g.players for g in groups}) == 1:
@@ -188,8 +188,8 @@ def variant_sections(result, out):
             v = [M.value_ci(u.edge, g.summary, g.rotations) for u in M.win_units(game, g.players)]
             series.append((g.label, [x[0] for x in v], [x[1] for x in v], [x[2] for x in v]))
         path = figures.bars_with_ci(out / "variants_win_share.png", [u.name.split(" (")[0] for u in units], None, None,
-                                  None, f"Win share minus an even share, by {who} and variant", "points (95% CI)",
-                                  reference=0.0, ref_label="even share", groups=series, margin=result.scenario.margin)
+                                    None, f"Win share minus an even share, by {who} and variant", "points (95% CI)",
+                                    reference=0.0, ref_label="even share", groups=series, margin=result.scenario.margin)
         b.append(Figure(path, f"Win share minus an even share by {who}, variants side by side, in points with 95% "
                               f"intervals; the shaded band is the practical margin."))
     path = figures.histograms(out / "variants_length.png", [(g.label, g.summary.hists["length"]) for g in groups],

@@ -81,13 +81,14 @@ def _layout(fig):
             continue
         frame = ax.get_window_extent(renderer)
         beside, titles = _boxes(ax, renderer)
-        above, below = rows.get(ax.get_subplotspec().get_topmost_subplotspec().rowspan.start, (0.0, 0.0))
+        row = ax.get_subplotspec().get_topmost_subplotspec().rowspan.start
+        above, below = rows.get(row, (0.0, 0.0))
         for box in beside:
             left = max(left, sp.left * width - box.x0)
             right = max(right, box.x1 - sp.right * width)
         for box in beside + titles:
             above, below = max(above, box.y1 - frame.y1), max(below, frame.y0 - box.y0)
-        rows[ax.get_subplotspec().get_topmost_subplotspec().rowspan.start] = above, below
+        rows[row] = above, below
     top_edge, left_edge = PAD, PAD  # where the panels' texts may begin: past a suptitle, a supylabel
     if getattr(fig, "_suptitle", None) is not None:
         top_edge = height - fig._suptitle.get_window_extent(renderer).y0 + PAD

@@ -220,7 +220,7 @@ def group_sections(result, g, out, prefix="", unfold=True):
                    [[tag or "all games", ci_text(length, *M.value_ci(length, s, rot)), *qs,
                      int(np.flatnonzero(hist)[-1]) if hist.any() else 0]]))
     path = figures.histograms(out / f"{slug}length.png", [("", hist)], f"{game.length_label.capitalize()} per game",
-                            game.length_label)
+                              game.length_label)
     b.append(Figure(path, f"Distribution of {game.length_label} per game."))
     if unfold:
         b += trajectory_figure(result, g, out, prefix)  # (how the games unfold, from a sample replayed with traces)
@@ -265,7 +265,7 @@ def group_sections(result, g, out, prefix="", unfold=True):
                 folded.append(Figure(path, f"{decl.label} by seat" + (f": {decl.help}." if decl.help else ".")))
             elif isinstance(decl, Histogram) and decl.column != "length":
                 path = figures.histograms(out / f"{slug}{decl.column}.png", [("", s.hists[decl.column])], decl.label,
-                                        decl.label.lower())
+                                          decl.label.lower())
                 folded.append(Figure(path, decl.label + (f": {decl.help}." if decl.help else ".")))
         b.append(Details(f"{game.title} metrics{(' — ' + prefix) if prefix else ''}: every one, with its meaning",
                          folded))
@@ -391,8 +391,8 @@ def who_wins(game, s, n, rot, png, margin):
     even = M.even_share(s, len(units), rot)
     edges = [M.value_ci(u.edge, s, rot) for u in units]
     path = figures.bars_with_ci(png, [u.name.split(" (")[0] for u in units], *zip(*edges),
-                              f"Win share minus an even share ({pct(even)}), by {who}", "points (95% CI)",
-                              reference=0.0, ref_label="even share", margin=margin)
+                                f"Win share minus an even share ({pct(even)}), by {who}", "points (95% CI)",
+                                reference=0.0, ref_label="even share", margin=margin)
     b.append(Figure(path, f"Each {who}'s win share minus an even share, in points, with 95% intervals; the shaded "
                           f"band is the practical margin of ±{100 * margin:g} points."))
     return b

@@ -278,8 +278,8 @@ def _picture(result, views, figs, out):
         numeric = all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in xs)
         series = [(lvl, *zip(*[value(v, g, metric) for g in v.groups])) for lvl, v in views]
         path = figures.curve_with_band(out / "skill_sweep.png", xs if numeric else list(range(len(xs))), series,
-                                     f"{metric.label} by skill level", axes[0][0], "points" if metric.points else
-                                     "%" if metric.percent else metric.label, percent=metric.percent)
+                                       f"{metric.label} by skill level", axes[0][0], "points" if metric.points else
+                                       "%" if metric.percent else metric.label, percent=metric.percent)
         return [Figure(path, f"{lit(metric.label)} against {lit(axes[0][0])} at each skill level (95% bands).")]
     head = figs[0]
     series = None
@@ -290,12 +290,12 @@ def _picture(result, views, figs, out):
             series = [(f.variant, *zip(*f.cells)) for f in edges]
     vals = list(zip(*head.cells))
     path = figures.bars_with_ci(out / "skill_headline.png", levels, *(vals if series is None else (None, None, None)),
-                              # (a short title: three bars leave the width of a few words)
-                              f"{head.label.split(':')[0]}, by skill level" if series is None else
-                              "First player's edge: variant minus baseline",
-                              "points (95% CI)" if head.metric.percent else head.metric.label, reference=0.0,
-                              ref_label="no difference" if series else "even share", groups=series,
-                              percent=head.metric.percent)
+                                # (a short title: three bars leave the width of a few words)
+                                f"{head.label.split(':')[0]}, by skill level" if series is None else
+                                "First player's edge: variant minus baseline",
+                                "points (95% CI)" if head.metric.percent else head.metric.label, reference=0.0,
+                                ref_label="no difference" if series else "even share", groups=series,
+                                percent=head.metric.percent)
     return [Figure(path, f"{'Each variant minus the baseline' if series else lit(head.label)} at each skill level, "
                          f"with 95% intervals.")]
 

@@ -175,8 +175,8 @@ def strength_report(result, out, man):
     b.append(Text(f"{first} {sat}", "verdict"))
     search_idx = [i for i, label in enumerate(c.labels) if i >= c.ladder_rungs]
     path = figures.ratings_with_ci(out / "strength.png", c.labels, c.rating, c.low, c.high,
-                                 f"{sc.game.title}, {result.groups[0].players} players: strength by rung",
-                                 f"rating (Elo, {c.labels[0]} = 0)", highlight=search_idx)
+                                   f"{sc.game.title}, {result.groups[0].players} players: strength by rung",
+                                   f"rating (Elo, {c.labels[0]} = 0)", highlight=search_idx)
     b.append(Figure(path, f"Each rung's rating with its {_level_words(c)} interval, weakest rung first"
                           + (" (search budgets in orange)" if search_idx else "") + ": 100 points is a 64% win share "
                           "head to head, 200 points 76%, 400 points 91%."))

@@ -210,9 +210,9 @@ def trajectory_figure(result, g, out, prefix="", k=K_GAMES):
     slug = f"{file_slug(prefix)}-" if prefix else ""
     margin_label = f"lead ({st.label.split(' (')[0]})"
     path = figures.trajectory(out / f"{slug}trajectory.png", b.turns, (b.margin_mean, b.margin_p10, b.margin_p90),
-                            list(zip(st.units, b.unit_means.T)), 100 * b.going / len(st.games),
-                            f"How a game unfolds, {unit} by {unit}", unit, margin_label,
-                            st.label)
+                              list(zip(st.units, b.unit_means.T)), 100 * b.going / len(st.games),
+                              f"How a game unfolds, {unit} by {unit}", unit, margin_label,
+                              st.label)
     games = len(st.games)
     who = "team" if st.units[0].startswith("team") else "seat"
     lead = (f"the leading {who}'s {st.label} minus the runner-up's" if st.sign > 0 else

@@ -146,8 +146,8 @@ def _history_figure(res, out):
             so_far = min(so_far, loss)
         best.append(so_far)
     path = figures.trials(out / "trials.png", [t.number for t in shown], losses, [t.state for t in shown], best,
-                        "The search: each trial's distance from the goal", "trial (0: the rulebook)",
-                        f"loss ({_loss_unit(res)}; lower is better)", "best so far")
+                          "The search: each trial's distance from the goal", "trial (0: the rulebook)",
+                          f"loss ({_loss_unit(res)}; lower is better)", "best so far")
     return Figure(path, "Each trial's loss (the weighted distance from the goal) on the search's deals; a pruned "
                         "trial's over the blocks it played before it was stopped as clearly worse than the best.")
 
@@ -215,15 +215,15 @@ def body(res, out):
     if len(numeric) >= 2 and shown:
         a, c = numeric[:2]
         path = figures.trials_map(out / "surface.png", [t.values[a.path] for t in shown],
-                                [t.values[c.path] for t in shown], losses, states,
-                                f"The loss over {a.path} and {c.path}", a.path, c.path, loss_label)
+                                  [t.values[c.path] for t in shown], losses, states,
+                                  f"The loss over {a.path} and {c.path}", a.path, c.path, loss_label)
         blocks += [Heading(f"The loss over {a.path} and {c.path}", 2),
                    Figure(path, "Each trial at its two values, coloured by its loss on the search's deals (darker is "
                                 f"closer to the goal); a cross: pruned{others}.")]
     elif len(numeric) == 1 and shown:
         s = numeric[0]
         path = figures.trials(out / "surface.png", [t.values[s.path] for t in shown], losses, states, None,
-                            f"The loss against {s.path}", s.path, loss_label)
+                              f"The loss against {s.path}", s.path, loss_label)
         blocks += [Heading(f"The loss against {s.path}", 2),
                    Figure(path, f"Each trial's loss at its value of {lit(s.path)}{others}.")]
     ranked, seen = [], set()
