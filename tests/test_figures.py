@@ -57,3 +57,28 @@ def test_outside_drawn_aside_a_figure_is_drawn_at_once(tmp_path):
         assert figures._aside is None, "forked from a process with numpy (and its threads) loaded"
     path = figures.histograms(tmp_path / "here.png", [("", np.array([0, 3, 5, 2]))], "Turns per game", "turns")
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+SKILL_LEVELS = """name = "skill levels, their figures drawn aside"
+game = "noize"
+games = 40
+seed = 1
+players = 4
+
+[skill]
+levels = ["random", "threshold"]
+"""
+
+
+def test_a_skill_report_moves_each_level_s_figures_once_they_are_drawn(tmp_path):
+    """`analyzer run` in a process of its own (so that its figures are drawn aside): a skill report writes each
+    level's figures in a folder of its own and then moves them beside index.html, which must wait for them."""
+    scenario = tmp_path / "skill.toml"
+    scenario.write_text(SKILL_LEVELS)
+    root = Path(__file__).resolve().parent.parent
+    p = subprocess.run([sys.executable, "-m", "analyzer", "run", str(scenario), "-q", "--out", str(tmp_path / "r")],
+                       capture_output=True, text=True, timeout=300, env={**os.environ, "PYTHONPATH": str(root)})
+    assert p.returncode == 0, p.stderr
+    for level in (0, 1):
+        assert (tmp_path / "r" / f"level{level}-win_share.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "level1-win_share.png" in (tmp_path / "r" / "report.md").read_text()

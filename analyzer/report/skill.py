@@ -310,6 +310,7 @@ def level_details(result, out):
             inner = group_sections(view, view.groups[0], tmp, prefix="", unfold=False)  # (search replays: slow)
         else:
             inner = comparison_sections(view, tmp)
+        figures.done()  # (a figure drawn by another process is written only by then: it must be, to be moved)
         inner = _hoist_figures(inner, out, f"level{li}-")
         shutil.rmtree(tmp, ignore_errors=True)
         blocks.append(Details(f"The full report at level {label}", inner))
