@@ -20,7 +20,7 @@ from analyzer.games.noize import drama_lanes
 from analyzer.games.noize.events import (
     BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
     EV_REVEAL, EV_ROUND, EV_SHUFFLE, TRACE_FIXED)
-from analyzer.rng import DEAL, below, reset_streams, shuffle_drawn, uniform
+from analyzer.rng import DEAL, below, reset_streams, swap_partners, uniform
 from analyzer.threads import run_in_blocks
 
 N_INST = 4
@@ -368,10 +368,26 @@ def _prefix_counts(stack, D, prefix):
 
 @njit(cache=True, inline="always")
 def _shuffle(rng, stack, D, prefix):
-    """Shuffle the whole deck and take its prefix sums; the shuffle's draws go first into prefix's second half,
-    which _prefix_counts then overwrites."""
-    shuffle_drawn(rng, DEAL, stack, D, prefix[D + 1:])
-    _prefix_counts(stack, D, prefix)
+    """Shuffle the whole deck (rng.shuffle's permutation), taking its prefix sums on the way: Fisher-Yates swaps from
+    the last card down, so once the swap at i is done cards i .. D-1 are final, and prefix[i] is the whole deck's
+    counts less theirs. The swap partners are drawn first into prefix's second half, partner i at D + i, which the
+    swap at i reads and then overwrites. One loop where a swap loop and two prefix loops were (noize.c's shuffle)."""
+    full = 0  # the whole deck's packed counts
+    for i in range(D):
+        full += 1 << (FIELD * stack[_u(i)])
+    swap_partners(rng, DEAL, D, prefix[D:])
+    acc = 0  # packed counts of cards i .. D-1
+    for i in range(D - 1, 0, -1):
+        j = _u(prefix[_u(D + i)])
+        card = stack[j]
+        stack[j] = stack[_u(i)]
+        stack[_u(i)] = card
+        acc += 1 << (FIELD * card)
+        prefix[_u(i)] = full - acc
+        prefix[_u(D + i)] = 2 * full - acc
+    prefix[0] = 0
+    prefix[D] = full
+    prefix[2 * D] = 2 * full
 
 
 @njit(cache=True, inline="always")
