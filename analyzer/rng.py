@@ -142,3 +142,16 @@ def shuffle_drawn(state, stream, arr, n, draws):
     for k in range(n - 1):  # (unsigned indices: no wraparound of negative ones to compute)
         _swap(arr, np.uint64(n - 1 - k), np.uint64(draws[k]))
     state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))
+
+
+@njit(cache=True, inline="always")
+def swap_partners(state, stream, n, partner):
+    """The draws of `shuffle` (the same permutation), for a caller that does the swaps itself: partner[i], i = 1 ..
+    n - 1, is the position item i is swapped with, the swaps going from i = n - 1 down to 1 (partner[0] is not
+    written). Vectorised as shuffle_drawn's draws; a caller can fold work of its own into the swap loop (Bring the
+    Noize: its deck's prefix sums, each card being final once its swap is done)."""
+    key = state[2 * stream]
+    ctr = state[2 * stream + 1]
+    for i in range(1, n):
+        partner[i] = _scaled(mix64(key + (ctr + np.uint64(n - i)) * GOLDEN), i + 1)
+    state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))

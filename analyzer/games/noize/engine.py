@@ -20,7 +20,7 @@ from analyzer.games.noize import drama_lanes
 from analyzer.games.noize.events import (
     BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
     EV_REVEAL, EV_ROUND, EV_SHUFFLE, TRACE_FIXED)
-from analyzer.rng import DEAL, below, reset_streams, shuffle_drawn, uniform
+from analyzer.rng import DEAL, below, reset_streams, swap_partners, uniform
 from analyzer.threads import run_in_blocks
 
 N_INST = 4
@@ -368,10 +368,26 @@ def _prefix_counts(stack, D, prefix):
 
 @njit(cache=True, inline="always")
 def _shuffle(rng, stack, D, prefix):
-    """Shuffle the whole deck and take its prefix sums; the shuffle's draws go first into prefix's second half,
-    which _prefix_counts then overwrites."""
-    shuffle_drawn(rng, DEAL, stack, D, prefix[D + 1:])
-    _prefix_counts(stack, D, prefix)
+    """Shuffle the whole deck (rng.shuffle's permutation), taking its prefix sums on the way: Fisher-Yates swaps from
+    the last card down, so once the swap at i is done cards i .. D-1 are final, and prefix[i] is the whole deck's
+    counts less theirs. The swap partners are drawn first into prefix's second half, partner i at D + i, which the
+    swap at i reads and then overwrites. One loop where a swap loop and two prefix loops were (noize.c's shuffle)."""
+    full = 0  # the whole deck's packed counts
+    for i in range(D):
+        full += 1 << (FIELD * stack[_u(i)])
+    swap_partners(rng, DEAL, D, prefix[D:])
+    acc = 0  # packed counts of cards i .. D-1
+    for i in range(D - 1, 0, -1):
+        j = _u(prefix[_u(D + i)])
+        card = stack[j]
+        stack[j] = stack[_u(i)]
+        stack[_u(i)] = card
+        acc += 1 << (FIELD * card)
+        prefix[_u(i)] = full - acc
+        prefix[_u(D + i)] = 2 * full - acc
+    prefix[0] = 0
+    prefix[D] = full
+    prefix[2 * D] = 2 * full
 
 
 @njit(cache=True, inline="always")
@@ -515,9 +531,10 @@ def raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on):
 def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play,
              table, rng, moves, out, c_bluff, trace, ne, trace_on, hand_over, count_at):
     """Bidding from the standing bid cur (-1: none) by bidder, with `seat` to move, until a challenge: each
-    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting). count_at >= 0:
-    each decision is counted into the choices columns from out[count_at] (count_choices; then no seat has a
-    table row, so the counting is off the looked-up moves' path); -1: not counted.
+    seat raises or challenges. Returns (standing bid, bidder, challenger, bids, ne, waiting). count_at: None (no
+    counting: numba drops the branch and never compiles count_choices), or a column: each decision is counted into
+    the choices columns from out[count_at] if count_at >= 0 (count_choices; then no seat has a table row, so the
+    counting is off the looked-up moves' path).
 
     hand_over: None (the default kernels: numba drops the branch), or anything else: then the bidding stops
     before a P_LOOKAHEAD or P_SEARCH seat's move (waiting True, `seat` the one to move), for the lookahead's kernel
@@ -540,8 +557,9 @@ def _bidding(n, cur, bidder, seat, bids, pol, par, seat_rows, moves_flat, width,
                 moves[seat] += 1
             else:
                 key, kind = decide(seat, cur, pol, par, cnt, hand, start, in_play - hand[seat], table, in_play, rng)
-            if count_at >= 0:
-                count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
+            if count_at is not None:
+                if count_at >= 0:
+                    count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, count_at)
         if key < 0:
             return cur, bidder, seat, bids, ne, False
         cur, bidder, seat, bids, ne = raise_bid(n, seat, key, kind, bids, out, c_bluff, trace, ne, trace_on)
@@ -605,9 +623,10 @@ def geometry_of(rules, D, width):
 # of its threads the other thread finished early and waited.
 @njit(cache=True, _nrt=False, nogil=True)
 def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack,
-        prefix, hand, cnt, row_at, moves, out, trace, trace_on):
+        prefix, hand, cnt, row_at, moves, out, trace, trace_on, count):
     """Play games first_game + lo .. first_game + hi - 1 of the run keyed by seed into out[lo:hi], each with its
-    random streams keyed to it; append events to `trace` if trace_on (0/1: a block of one game). Returns the
+    random streams keyed to it; append events to `trace` if trace_on (0/1: a block of one game); count: None, or
+    the choices columns' first column when every decision is counted (rules[R_COUNT]: play_chunk). Returns the
     number of events the last game wrote (-1 if the trace buffer was too small). The batch and the trace both
     play through here, called from Python (play_chunk, play_game): one kernel to compile, where a jitted
     play_chunk and play_game, each with its own copy of run's code, made LLVM optimise and generate the game
@@ -619,7 +638,7 @@ def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, widt
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         ne = _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand,
-                   cnt, row_at, moves, out[i], trace, trace_on)
+                   cnt, row_at, moves, out[i], trace, trace_on, count)
     return ne
 
 
@@ -685,7 +704,7 @@ def end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, t
 
 @njit(cache=True, inline="always")  # one caller: run
 def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand, cnt,
-          row_at, moves, out, trace, trace_on):
+          row_at, moves, out, trace, trace_on, count):
     """Play a game with the random streams already keyed to it; fill `out`; append events to `trace` if
     trace_on (0/1). Returns the number of events written (-1 if the trace buffer was too small).
 
@@ -700,7 +719,6 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
     geometry = geometry_of(rules, D, width)
     # every seat looks its moves up and none bluffs: bidding is _plain_bidding's chain of loads, and needs no hand
     # counted per card type (cnt). (A game that counts decisions has no table: encode.)
-    count_at = col(R_CHOICES, n) if rules[R_COUNT] != 0 else -1
     plain = True
     for p in range(n):
         if seat_rows[p] < 0 or par[p, TH_BLUFF] > 0.0:
@@ -724,7 +742,7 @@ def _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand
         else:  # the same moves, with bluffs, other policies and events
             cur, bidder, seat, bids, ne, _ = _bidding(
                 n, -1, -1, starter, 0, pol, par, seat_rows, moves_flat, width, row_at, cnt, hand, start, in_play, table,
-                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, None, count_at)
+                rng, moves, out, col(R_BLUFF, n), trace, ne, trace_on, None, count)
         over, loser, rounds, ne = _settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand, cnt,
                                           out, trace, ne, trace_on)
         standings = drama_lanes.lost(standings, loser, rounds)
@@ -757,13 +775,15 @@ NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out,
                trace=NO_TRACE, trace_on=0):
     """Games first_game + lo .. first_game + hi - 1 into out[lo:hi], with one set of scratch arrays and random
-    state (the arguments typed as run was compiled for: one signature)."""
+    state (the arguments typed as run was compiled for: one signature, and a second only for `analyzer profile`'s
+    counting, whose `count` is a column, not None: a run that counts nothing never compiles count_choices)."""
     n = int(rules[R_PLAYERS])
+    count = np.int64(col(R_CHOICES, n)) if rules[R_COUNT] != 0 else None
     stack, prefix, hand, cnt, row_at, moves = _scratch(deck, n)
     return run(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck, pol, par, table,
                actions.reshape(actions.size), np.int64(actions.shape[1]), seat_rows, first_hand,
                np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, moves, out, trace,
-               np.int64(trace_on))
+               np.int64(trace_on), count)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):

@@ -347,7 +347,7 @@ def playout(pos, stop, look):
             n, at[AT_CUR], at[AT_BIDDER], at[AT_MOVER], at[AT_BIDS], look.threshold_pol, look.threshold_par,
             pos.seat_rows, look.moves_flat, look.geometry[6], pos.row_at, pos.cnt, pos.hand, look.rules[R_START],
             at[AT_IN_PLAY], look.table, look.rng2, look.moves, look.dout, col(R_BLUFF, n), look.dtrace, off, off, None,
-            -1)
+            None)
         at[AT_CUR] = cur
         at[AT_BIDDER] = bidder
         at[AT_BIDS] = bids
