@@ -29,7 +29,7 @@ import threading
 from contextlib import contextmanager
 
 from analyzer import threads
-from analyzer.jit_setup import Busy, WouldCompile, asked
+from analyzer.jit_setup import Busy, WouldCompile, in_cache, asked
 
 
 def _tasks():
@@ -62,6 +62,18 @@ def _asking(**what):
     finally:
         for k, v in before.items():
             setattr(asked, k, v)
+
+
+def compile_job(kernel, sig):
+    """A job that compiles a jitted function for a signature (a callee of a kernel, compiled apart), not calling it.
+    Asked only to load (a start's check for a cold cache), it loads nothing when the compile is in the cache: the
+    kernel that calls it is loaded whole, callees included."""
+    def job():
+        if getattr(asked, "no_compiling", False) and in_cache(kernel, kernel._cache, sig):
+            return
+        kernel.compile(sig)
+
+    return job
 
 
 def _first_cold(jobs):

@@ -222,7 +222,7 @@ class WouldCompile(Exception):
 asked = threading.local()
 
 
-def _in_cache(dispatcher, cache, sig):
+def in_cache(dispatcher, cache, sig):
     """Whether numba's cache holds dispatcher's compile for sig (its index read, nothing loaded)."""
     try:
         dispatcher.targetctx.refresh()
@@ -258,7 +258,7 @@ def _one_process_compiles_each_kernel():
             return numba_compile(self, sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
         top = not global_compiler_lock.is_locked()  # (no compile of this thread under way)
-        if top and getattr(asked, "no_compiling", False) and not _in_cache(self, cache, sig):
+        if top and getattr(asked, "no_compiling", False) and not in_cache(self, cache, sig):
             raise WouldCompile(name)
         with global_compiler_lock:
             try:

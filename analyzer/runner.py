@@ -56,11 +56,12 @@ def warm_up(sc: Scenario, traces: bool = False, compiling=None):
 
 
 def _warm_up_jobs(sc, traces):
-    """(this process's jobs, a helper's: the same in another order) for warm_up. This process starts with the
-    first group (the kernel most runs spend their time in) after the parts of a kernel a game names to compile
-    apart (Game.extra["compile_parts"]: encoded -> [(jitted function, its signature)], callees of the batch kernel
-    that compile independently, largest first; the helper takes them from the other end); the helper starts with the other groups'
-    kernels and the traces (Fight Song's general kernel beside its greedy fast path), then the fold."""
+    """(this process's jobs, a helper's: the same in another order) for warm_up. This process takes the parts of a
+    kernel a game names to compile apart (Game.extra["compile_parts"]: encoded -> [(jitted function, signature)],
+    callees of the batch kernel, largest first) from the last, then the first group's kernel (the one most runs
+    spend their time in), the fold, the other groups' and the traces' kernels; the helper starts with the other
+    groups' and the traces' kernels (Fight Song's general kernel beside its greedy fast path), then the parts from
+    the first, then the fold."""
     game = sc.game
     groups = arm_groups(sc)
 
@@ -83,12 +84,12 @@ def _warm_up_jobs(sc, traces):
         fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
 
     first = groups[0][0].encoded(game)
-    parts = [partial(kernel.compile, sig) for kernel, sig in game.extra.get("compile_parts", lambda enc: ())(first)]
+    parts = [compile_aside.compile_job(kernel, sig) for kernel, sig in game.extra.get("compile_parts", lambda enc: ())(first)]
     others = [partial(play, arms[:1]) for arms in groups[1:]]
     traced = [partial(game.trace, next(a for a in arms if a.rotation == 0).encoded(game), sc.seed, 0)
               for arms in groups] if traces else []
     here = parts[::-1] + [partial(play, groups[0]), fold_rows] + others + traced
-    aside = others + traced + [fold_rows] + parts + [partial(play, groups[0])]
+    aside = others + traced + parts + [fold_rows, partial(play, groups[0])]
     return here, aside
 
 
