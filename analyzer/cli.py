@@ -423,14 +423,19 @@ def _warm_up_saying_so(sc, quiet, warm=None):
     what compiles them (default: the run's warm-up, runner.warm_up)."""
     from analyzer import runner
 
-    timer = threading.Timer(1.0, lambda: click.echo(
-        f"Compiling the {sc.game.title} kernels: this happens once, on the first run (up to a minute or two)...",
-        err=True))
+    def say():
+        click.echo(f"Compiling the {sc.game.title} kernels: this happens once, on the first run (up to a minute or "
+                   f"two)...", err=True)
+
+    if warm is None:  # (said as the first compile starts, without a timer's thread: a cold start forks a helper)
+        runner.warm_up(sc, traces=True, compiling=None if quiet else say)
+        return
+    timer = threading.Timer(1.0, say)
     timer.daemon = True
     if not quiet:
         timer.start()
     try:
-        (warm or runner.warm_up)(sc)
+        warm(sc)
     finally:
         timer.cancel()
 

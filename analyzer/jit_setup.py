@@ -5,6 +5,7 @@ charge of Ctrl-C from its first moments (analyzer/__main__.py)."""
 import hashlib
 import os
 import sys
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -207,6 +208,29 @@ def _compile_in_one_stack_chunk():
 _compile_in_one_stack_chunk()
 
 
+class Busy(Exception):
+    """A top-level compile asked not to wait (asked.no_waiting) found another process compiling the function."""
+
+
+class WouldCompile(Exception):
+    """A top-level compile asked not to compile (asked.no_compiling) found the function not in the cache."""
+
+
+# What this thread asks of its top-level compiles (a compile no other compile of the thread started), set by
+# analyzer.compile_aside: no_waiting (raise Busy rather than wait for another process's compile of the function),
+# no_compiling (raise WouldCompile rather than compile). The compiles they start wait and compile as usual.
+asked = threading.local()
+
+
+def in_cache(dispatcher, cache, sig):
+    """Whether numba's cache holds dispatcher's compile for sig (its index read, nothing loaded)."""
+    try:
+        dispatcher.targetctx.refresh()
+        return cache._index_key(sig, dispatcher.targetctx.codegen()) in cache._cache_file._load_index()
+    except Exception:  # noqa: BLE001  (another numba's cache: say it is, and numba compiles as it does)
+        return True
+
+
 def _one_process_compiles_each_kernel():
     """Processes that start cold together (a test run's two workers, Dask's local workers) compile a kernel once.
 
@@ -233,13 +257,22 @@ def _one_process_compiles_each_kernel():
         if not isinstance(cache, caching.Cache) or tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
             return numba_compile(self, sig)
         name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
+        top = not global_compiler_lock.is_locked()  # (no compile of this thread under way)
+        if top and getattr(asked, "no_compiling", False) and not in_cache(self, cache, sig):
+            raise WouldCompile(name)
         with global_compiler_lock:
             try:
                 lock = open(Path(cache._cache_path) / name, "a")
             except OSError:  # (a cache folder that takes no lock file: compile as numba does)
                 return numba_compile(self, sig)
             with lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
+                if top and getattr(asked, "no_waiting", False):
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        raise Busy(name) from None
+                else:
+                    fcntl.flock(lock, fcntl.LOCK_EX)
                 return numba_compile(self, sig)  # (closing the file releases the lock)
 
     compile._analyzer = True

@@ -12,12 +12,13 @@ from __future__ import annotations
 import time
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import nullcontext
+from functools import partial
 from pathlib import Path
 
 import numba
 import numpy as np
 
-from analyzer import fold, stopping
+from analyzer import compile_aside, fold, stopping
 from analyzer.chunks import ChunkBuffers, block_array, play_and_fold
 from analyzer.comparisons import arm_groups
 from analyzer.configs import Scenario
@@ -45,21 +46,51 @@ def most_threads() -> int:
     return numba.config.NUMBA_NUM_THREADS
 
 
-def warm_up(sc: Scenario):
-    """Compile (or load from the cache) the game's kernels and the fold by playing game 0 once and
-    folding it into a throwaway summary, so that timings start with the first game played."""
-    arms = arm_groups(sc)[0]
-    players = len(arms[0].seats)
-    rot = len(arms)  # (the fold's arrays have the run's layout: chunks.block_array)
-    out = block_array(rot, 1, len(sc.game.columns(players)))
-    for r, arm in enumerate(arms):
-        sc.game.run_batch(arm.encoded(sc.game), sc.seed, 0, out[r])
-    cols, names = group_columns(sc.game, players, rot)
-    spec = fold.group_spec(players, rot, len(cols), sc.game.teams(players))
-    base = Summary(names, spec)
-    base.add(out)
-    Summary(names, spec).add(out, base, out)
-    fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
+def warm_up(sc: Scenario, traces: bool = False, compiling=None):
+    """Compile (or load from the cache) the kernels of every configuration and the fold, by playing game 0 once
+    and folding it into a throwaway summary, so that timings start with the first game played; traces: also the
+    kernel of the report's traced games (game 0 of each group, as analyzer.report.trajectory replays them). On a
+    cold cache they compile on two cores (analyzer.compile_aside); compiling() is called before the first compile."""
+    here, aside = _warm_up_jobs(sc, traces)
+    compile_aside.run(here, aside, compiling)
+
+
+def _warm_up_jobs(sc, traces):
+    """(this process's jobs, a helper's: the same in another order) for warm_up. This process takes the parts of a
+    kernel a game names to compile apart (Game.extra["compile_parts"]: encoded -> [(jitted function, signature)],
+    callees of the batch kernel, largest first) from the last, then the first group's kernel (the one most runs
+    spend their time in), the fold, the other groups' and the traces' kernels; the helper starts with the other
+    groups' and the traces' kernels (Fight Song's general kernel beside its greedy fast path), then the parts from
+    the first, then the fold."""
+    game = sc.game
+    groups = arm_groups(sc)
+
+    def play(arms):
+        players = len(arms[0].seats)
+        out = block_array(len(arms), 1, len(game.columns(players)))
+        for r, arm in enumerate(arms):
+            game.run_batch(arm.encoded(game), sc.seed, 0, out[r])
+
+    def fold_rows():
+        arms = groups[0]
+        players, rot = len(arms[0].seats), len(arms)
+        cols, names = group_columns(game, players, rot)
+        out = block_array(rot, 1, len(game.columns(players)))  # (the fold's arrays have the run's layout)
+        out[...] = 0
+        spec = fold.group_spec(players, rot, len(cols), game.teams(players))
+        base = Summary(names, spec)
+        base.add(out)
+        Summary(names, spec).add(out, base, out)
+        fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
+
+    first = groups[0][0].encoded(game)
+    parts = [compile_aside.compile_job(kernel, sig) for kernel, sig in game.extra.get("compile_parts", lambda enc: ())(first)]
+    others = [partial(play, arms[:1]) for arms in groups[1:]]
+    traced = [partial(game.trace, next(a for a in arms if a.rotation == 0).encoded(game), sc.seed, 0)
+              for arms in groups] if traces else []
+    here = parts[::-1] + [partial(play, groups[0]), fold_rows] + others + traced
+    aside = others + traced + parts + [fold_rows, partial(play, groups[0])]
+    return here, aside
 
 
 def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHUNK, threads: int | None = None,

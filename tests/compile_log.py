@@ -238,7 +238,10 @@ def main(argv=None):
         return
     import tempfile
 
+    from analyzer import compile_aside
     from analyzer.cli import main as cli
+
+    compile_aside.can_fork = lambda: False  # (every compile in this process, where the log sees it: no helper)
 
     t, cpu = time.perf_counter(), time.process_time()
     with CompileLog() as log, tempfile.TemporaryDirectory() as out:

@@ -110,10 +110,10 @@ def test_a_fast_game_leaves_the_state_the_general_loop_leaves():
     for game in range(200):
         states = []
         for fast in (1, 0):
-            rng = E.new_streams(np.uint64(9), game, 4 + E.N_STREAMS_EXTRA)
+            rng = np.zeros(2 * (4 + E.N_STREAMS_EXTRA), dtype=np.uint64)
             st = config.copy()
-            E._setup(st, rng, np.int64(0))
-            E.run(st, rates, rng, out, dummy, np.int64(0), np.int64(fast))
+            E.play_games(np.uint64(9), np.int64(game), np.int64(0), np.int64(1), config, rates, out[None],
+                         np.int64(fast), dummy, np.int64(0), st, rng)  # (the batch's kernel, in st)
             # the live state: counts, the stock and discard pile as far as they go, the rest
             states.append(np.concatenate([st[S.O_HN:S.O_STOCK], st[S.O_STOCK:S.O_STOCK + st[S.S_NSTOCK]],
                                           st[S.O_DISC:S.O_DISC + st[S.S_NDISC]], st[S.O_DCNT:S.O_PHAND]]))

@@ -39,7 +39,7 @@ LAYERS = (
     "analyzer.games.bards | analyzer.games.distance | analyzer.games.fightsong | analyzer.games.noize"
     " | analyzer.fold",
     "analyzer.games.base : analyzer.games.drama : analyzer.games",  # the game contract, drama, the registry
-    "analyzer.errors | analyzer.rng",
+    "analyzer.errors | analyzer.rng | analyzer.compile_aside",  # compile_aside: a cold start's compiles on two cores
     "analyzer.textfiles | analyzer.interrupts | analyzer.stats | analyzer.threads | analyzer.jit_setup"
     " | analyzer.prefetch | analyzer.ratings",
     "analyzer",  # __version__; the API's names are looked up in analyzer.api on first use (not imported here)

@@ -168,6 +168,7 @@ GAME = Game(
     events=EVENTS,
     events_source="analyzer/games/distance/events.py",
     trace_context=T.context,
+    extra={"compile_parts": K.compile_parts},  # (analyzer.runner.warm_up: a cold start's helper compiles some)
     length_label="turns",
     end_conditions=("a player emptied her hand", "stall: a full round of passes with nothing left to draw",
                     "stall: the turn cap"),

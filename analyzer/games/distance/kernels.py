@@ -16,3 +16,19 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
     """One game, its events into trace (engine.play_game, or lookahead.play_game_look)."""
     play = lookahead.play_game_look if lookahead.uses_lookahead(config) else engine.play_game
     return play(seed, game, config, rates, out, trace, trace_on)
+
+
+def compile_parts(encoded):
+    """The batch kernel's callees that compile apart from it, largest first, with the types engine.run calls them
+    with (Game.extra["compile_parts"]: on a cold start a helper process compiles some while the command compiles the
+    rest: analyzer.compile_aside). A signature that no longer matches only costs the helper's time."""
+    from numba import types
+
+    from analyzer.games.distance import policies
+
+    st, row, rng, trace, i = types.int64[::1], types.int64[::1], types.uint64[::1], types.int64[:, ::1], types.int64
+    return [(engine.begin, (st, rng, row, trace, i)),
+            (engine.greedy_turns, (st, i, i, i, i, rng, row, trace)),
+            (policies.avoiding_play, (st, i, i, rng, i)),
+            (engine._record_misplay, (st, i, i, i, i, i, types.float64, trace, i)),
+            (engine._end_settled, (st, row, trace, i, i, i, i))]
