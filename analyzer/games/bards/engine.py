@@ -293,7 +293,8 @@ def events_written(st, on):
 def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf, counts):
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
     freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
-    events go to `tr` if `on`; decisions are counted into counts' scratch unless it is None (count_scratch). The batch and the trace both play through here (one kernel to compile).
+    events go to `tr` if `on`; decisions are counted into counts' scratch unless it is None (count_scratch).
+    The batch and the trace both play through here (one kernel to compile).
     Returns the last game's number of trace events, or -1 if the trace buffer was too small.
     (A lookahead seat's games are played by lookahead.run_look instead: kernels.py chooses.)"""
     ne = 0
