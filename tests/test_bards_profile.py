@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from analyzer.games.bards import GAME
+from analyzer.games.bards import engine as E
 from analyzer.games.bards import policies as P
 from analyzer.games.bards import rules as R
 from analyzer.games.bards import state as S
@@ -56,7 +57,7 @@ class Pos:
         before = int(self.st[S.S_NE])
         cards = np.array([self.names[n] for n in names], dtype=np.int64)
         P.play_group(self.st, self.tbl, seat, cards, len(cards), self.pint, self.pflt, self.rng,
-                     np.zeros(16, dtype=np.int64), self.tr, True)
+                     np.zeros(16, dtype=np.int64), self.tr, True, E.count_scratch(self.pint))
         events = [decode(row, self.tbl) for row in self.tr[before:self.st[S.S_NE]]]
         return [e["card"] for e in events if e["type"] == "place"]
 

@@ -55,7 +55,7 @@ class Pos:
         cards = np.array([self.c(n) for n in names], dtype=np.int64)
         scr = np.zeros(16, dtype=np.int64)
         P.play_group(self.st, self.tbl, seat, cards, len(cards), self.pint, self.pflt, self.rng, scr,
-                     self.tr, True)
+                     self.tr, True, None)
 
     def score(self, seat):
         return int(self.st[S.S_SCORE + seat])

@@ -20,7 +20,7 @@ from analyzer.rng import new_streams
 @njit
 def _dealt(seed, game, tbl, pint, pflt, st, rng, ib, fb):
     """A new game at seat 0's first split (the search's root)."""
-    E.deal(seed, game, tbl, pint, pflt, E.NO_ORDER, st, rng, ib, E.NO_TRACE, False)
+    E.deal(seed, game, tbl, pint, pflt, E.NO_ORDER, st, rng, ib, E.NO_TRACE, False, None)
     E.begin_turn(st, 0, fb, E.NO_TRACE, False)
     st[S_ACTIVE] = 0
 

@@ -67,14 +67,14 @@ def test_distance_search_decides_the_same_whatever_the_hidden_cards(players, see
 def _bards_deal_and_play(seed, tbl, pint, pflt, turns, order, tr, st, rng, ib, fb, ni, nf):
     """Battle of the Bards' game 0 dealt and played (every seat's policy) for `turns` turns, then the next seat's
     turn begun: its split's decision point. Whether the game goes on."""
-    BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False)
+    BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False, None)
     active = np.int64(0)
     for _ in range(turns):  # (engine.run's turn, as its pieces)
         if not BE.game_goes_on(st):
             break
         BE.begin_turn(st, active, fb, tr, False)
         up = BE.split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-        active = BE.end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, False)
+        active = BE.end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, False, None)
     if not BE.game_goes_on(st):
         return False
     BE.begin_turn(st, active, fb, tr, False)

@@ -70,12 +70,19 @@ FB = Layout("Battle of the Bards' float64 scratch (fb)", [
     ("FB_VS", 32, "the splitter's group values"),
     ("FB_VC", 32, "the chooser's group values"),
     ("FB_CACHE", N_CACHE, "the per-turn cache"),
-    # the decision counts' own (`count_choices`): the real decisions' values and cache above are left alone
-    ("FB_COUNT_VS", 32, "the decision counts: the splitter's group values"),
-    ("FB_COUNT_VC", 32, "the decision counts: the chooser's group values"),
-    ("FB_COUNT_CACHE", N_CACHE, "the decision counts: their pile values' cache"),
 ], size_name="FB_SIZE")
 FB.define(globals())
+# The decision counts' own scratch (`counts`, `analyzer profile`'s rule `count_choices`: count_scratch), so that the
+# real decisions' values and cache in fb are left alone. It is also the counting's switch, at the type level: the
+# kernel's `counts` is None when no decision is counted, and numba then prunes every `counts is not None` branch
+# before typing, so a plain run's kernel does not contain the counting (about 7 s of a cold compile); a profile's
+# kernel is compiled for an array there (a second signature of run, its own).
+CB = Layout("Battle of the Bards' decision counts' float64 scratch (counts)", [
+    ("CB_VS", 32, "the splitter's group values"),
+    ("CB_VC", 32, "the chooser's group values"),
+    ("CB_CACHE", N_CACHE, "their pile values' cache"),
+], size_name="CB_SIZE")
+CB.define(globals())
 NO_ORDER = np.zeros(0, dtype=np.int64)  # run: deal by the seeded shuffle
 NO_TRACE = np.zeros((1, TRACE_WIDTH), dtype=np.int64)
 
@@ -89,6 +96,12 @@ def scratch():
             np.empty((NODES, N_NF), dtype=np.float64))
 
 
+def count_scratch(pint):
+    """The kernels' `counts`: the decision counts' scratch if the encoded rules count decisions (I_COUNT, the same
+    in both seats' rows), else None (the kernel compiled without the counting)."""
+    return np.zeros(CB_SIZE, dtype=np.float64) if pint[0, I_COUNT] != 0 else None
+
+
 # the game in pieces, each written once: engine.run plays them in turn; the lookahead's kernel
 # (lookahead.run_look) and the search's positions (search_ops.py) play the same pieces. Each is inlined by
 # numba (inline="always") into its callers, so that run compiles as when the game's body was written in it:
@@ -99,10 +112,10 @@ NO_STOP = 1 << 40  # the search's playouts: no last turn
 
 
 @helper(inline="always")
-def deal(seed, game, tbl, pint, pflt, order, st, rng, ib, tr, on):
+def deal(seed, game, tbl, pint, pflt, order, st, rng, ib, tr, on, counts):
     """A new game in st: the streams keyed for (seed, game), the deck shuffled (or laid out from `order`, top
     first, if not empty), the dominant meme, then seat 1 deals four cards to start the four tales. Seat 0 plays
-    first."""
+    first. counts: the decision counts' scratch, or None (count_scratch)."""
     n = tbl.shape[0]
     d = ib[IB_D:IB_SIZE]
     reset_streams(rng, seed, game)
@@ -122,7 +135,7 @@ def deal(seed, game, tbl, pint, pflt, order, st, rng, ib, tr, on):
     emit(st, tr, on, EV_MEME, meme, -1, MR_SETUP, pile_left(st))
     for i in range(4):
         d[i] = draw(st)
-    if pint[1, I_COUNT] != 0:
+    if counts is not None:
         count_setup(st, tbl, d, pflt[1])
     j = setup_decide(st, tbl, d, pint, pflt, rng)
     k = emit(st, tr, on, EV_SETUP, 1, PAIRS[j, 0], PAIRS[j, 1])
@@ -182,11 +195,11 @@ def begin_turn(st, active, fb, tr, on):
 
 
 @helper()
-def count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf):
+def count_turn_split(st, tbl, active, pint, pflt, counts, ni, nf):
     """The decision counts (`count_choices`): `active`'s split, at its decision point (engine.run and
     lookahead.run_look call it for every seat, whatever decides its split)."""
-    count_split(st, tbl, active, pint, pflt, fb[FB_COUNT_VS:FB_COUNT_VC], fb[FB_COUNT_VC:FB_COUNT_CACHE],
-                fb[FB_COUNT_CACHE:FB_SIZE], ni, nf)
+    count_split(st, tbl, active, pint, pflt, counts[CB_VS:CB_VC], counts[CB_VC:CB_CACHE], counts[CB_CACHE:CB_SIZE],
+                ni, nf)
 
 
 @helper(inline="always")
@@ -194,13 +207,13 @@ def split(st, tbl, active, pint, pflt, rng, fb, ni, nf):
     """`active`'s face-up group (a bitmask over its hand) by its split policy: the other seat's group values,
     computed on the way, stay in fb for its choice (policies.split_decide)."""
     return split_decide(st, tbl, active, st[O_HAND:O_HAND + 5], pint, pflt, rng, fb[FB_VS:FB_VC], fb[FB_VC:FB_CACHE],
-                        fb[FB_CACHE:FB_COUNT_VS], ni, nf)
+                        fb[FB_CACHE:FB_SIZE], ni, nf)
 
 
 @helper(inline="always")
-def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
+def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, counts):
     """The rest of `active`'s turn once it has split its hand (`up`: the face-up group's bitmask): the other seat
-    chooses a group, both play theirs. Returns the seat whose turn is next."""
+    chooses a group, both play theirs. Returns the seat whose turn is next. counts: as deal's."""
     hand = st[O_HAND:O_HAND + 5]
     scr = ib[IB_SCR:IB_UP]
     upc = ib[IB_UP:IB_DN]
@@ -229,10 +242,10 @@ def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
         for i in range(nd):
             tr[k, TRACE_FIXED + nu + i] = dnc[i]
     chooser = 1 - active
-    if pint[chooser, I_COUNT] != 0:
-        count_choice(st, tbl, chooser, up, pflt, fb[FB_COUNT_VS:FB_COUNT_VC], fb[FB_COUNT_VC:FB_COUNT_CACHE],
-                     fb[FB_COUNT_CACHE:FB_SIZE], ni, nf)
-    take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, fb[FB_CACHE:FB_COUNT_VS], fb[FB_VS:FB_VC],
+    if counts is not None:
+        count_choice(st, tbl, chooser, up, pflt, counts[CB_VS:CB_VC], counts[CB_VC:CB_CACHE], counts[CB_CACHE:CB_SIZE],
+                     ni, nf)
+    take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, fb[FB_CACHE:FB_SIZE], fb[FB_VS:FB_VC],
                          fb[FB_VC:FB_CACHE], ni, nf)
     if pint[chooser, I_AVOID] != NO_AVOID:
         take = avoided_group(tbl, hand, up, pint[chooser, I_AVOID], take)
@@ -245,12 +258,12 @@ def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
     if k >= 0:
         for i in range(nu):
             tr[k, TRACE_FIXED + i] = upc[i]
-    play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on)
+    play_group(st, tbl, first, upc, nu, pint, pflt, rng, scr, tr, on, counts)
     k = emit(st, tr, on, EV_GROUP, second, 0, nd)
     if k >= 0:
         for i in range(nd):
             tr[k, TRACE_FIXED + i] = dnc[i]
-    play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on)
+    play_group(st, tbl, second, dnc, nd, pint, pflt, rng, scr, tr, on, counts)
     _drama_look(st, st[S_TURN])
     return 1 - active
 
@@ -277,22 +290,23 @@ def events_written(st, on):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf):
+def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, ib, fb, ni, nf, counts):
     """Play games first_game + lo .. first_game + hi - 1 into out[lo:hi], each from init_state and
     freshly keyed streams, dealt by the seeded shuffle (or from `order`, top first, if not empty);
-    events go to `tr` if `on`. The batch and the trace both play through here (one kernel to compile).
+    events go to `tr` if `on`; decisions are counted into counts' scratch unless it is None (count_scratch).
+    The batch and the trace both play through here (one kernel to compile).
     Returns the last game's number of trace events, or -1 if the trace buffer was too small.
     (A lookahead seat's games are played by lookahead.run_look instead: kernels.py chooses.)"""
     ne = 0
     for gi in range(lo, hi):
-        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on)
+        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on, counts)
         active = 0  # seat 0 plays first
         while game_goes_on(st):  # a turn: the seat draws, splits, the other chooses, both play
             begin_turn(st, active, fb, tr, on)
-            if pint[active, I_COUNT] != 0:
-                count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf)
+            if counts is not None:
+                count_turn_split(st, tbl, active, pint, pflt, counts, ni, nf)
             up = split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-            active = end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+            active = end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, counts)
         finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne
@@ -301,14 +315,15 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
 def play_one(seed, game, tbl, pint, pflt, out, trace, order=NO_ORDER):
     """Play game `game` of the run keyed by `seed` (from deck `order` if given), events into `trace`;
     fill `out`. Returns the number of events written (-1 if the trace buffer was too small)."""
-    return run(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True, *scratch())
+    return run(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True, *scratch(),
+               count_scratch(pint))
 
 
 CHUNK = 64  # games per block at the least (a block reuses one state array and scratch set)
 
 
 def play_block(seed, first_game, lo, hi, tbl, pint, pflt, out):
-    run(seed, first_game, lo, hi, tbl, pint, pflt, out, NO_ORDER, NO_TRACE, False, *scratch())
+    run(seed, first_game, lo, hi, tbl, pint, pflt, out, NO_ORDER, NO_TRACE, False, *scratch(), count_scratch(pint))
 
 
 def batch(seed, first_game, tbl, pint, pflt, out):

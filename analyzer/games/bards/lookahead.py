@@ -36,7 +36,7 @@ from analyzer.games.bards.search_ops import (
     DECISION_WIDTH, N_SPLITS, Position, end_turn_once, finish_game_once, new_look, split_once)
 from analyzer.games.bards.seats import greedy_at_defaults
 from analyzer.games.bards.state import (
-    I_BUDGET, I_COUNT, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, SP_LOOKAHEAD, SP_SEARCH, pile_left)
+    I_BUDGET, I_HORIZON, I_ROLLOUT, I_SAMPLES, I_SPLIT, P_C, S_ACTIVE, SP_LOOKAHEAD, SP_SEARCH, pile_left)
 from analyzer.games.search import specialise
 from analyzer.games.search.tree import new_tree
 from analyzer.threads import run_in_blocks
@@ -71,24 +71,24 @@ def _searched_split(pint, pflt, rng, active, root, sample, work, cand, sums, loo
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, rng, root, sample, work, cand, sums,
-             look, tree):
+             look, tree, counts):
     """engine.run with lookahead and search seats deciding their splits by the search; the other seats' splits and
     everything else are engine.run's (tests/test_bards_lookahead.py checks that other policies play here
-    exactly as in engine.run). root: the real game's state, scratch and policies."""
+    exactly as in engine.run). root: the real game's state, scratch and policies; counts: engine.run's."""
     st, ib, fb, ni, nf = root.st, root.ib, root.fb, root.ni, root.nf
     ne = 0
     for gi in range(lo, hi):
-        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on)
+        deal(seed, first_game + gi, tbl, pint, pflt, order, st, rng, ib, tr, on, counts)
         active = np.int64(0)
         while game_goes_on(st):
             begin_turn(st, active, fb, tr, on)
-            if pint[active, I_COUNT] != 0:
-                count_turn_split(st, tbl, active, pint, pflt, fb, ni, nf)
+            if counts is not None:
+                count_turn_split(st, tbl, active, pint, pflt, counts, ni, nf)
             if pint[active, I_SPLIT] == SP_LOOKAHEAD or pint[active, I_SPLIT] == SP_SEARCH:
                 up = _searched_split(pint, pflt, rng, active, root, sample, work, cand, sums, look, tree)
             else:
                 up = split_once(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-            active = end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+            active = end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, counts)
         finish_game_once(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne
@@ -113,14 +113,15 @@ def scratch(tbl, pint, pflt):
 def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):
     """engine.play_one for a configuration with a lookahead seat (the trace)."""
     return run_look(seed, game, 0, 1, tbl, pint, pflt, out.reshape(1, -1), order, trace, True,
-                    *scratch(tbl, pint, pflt))
+                    *scratch(tbl, pint, pflt), E.count_scratch(pint))
 
 
 def play_block_look(seed, first_game, lo, hi, tbl, pint, pflt, out):
     """engine.play_block for a configuration with a lookahead seat. Returns the tree search's counters
     (tree.COUNT_*: `analyzer bench`)."""
     search = scratch(tbl, pint, pflt)
-    run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *search)
+    run_look(seed, first_game, lo, hi, tbl, pint, pflt, out, E.NO_ORDER, E.NO_TRACE, False, *search,
+             E.count_scratch(pint))
     return search[-1][-1]
 
 

@@ -32,7 +32,7 @@ from analyzer.games.bards.rules import C_COPY, C_EXCUSE, C_KIND, C_PACK, C_RANK,
 from analyzer.games.bards.events import RS_CHOSEN, RS_END, RS_EXCUSE, RS_FORCED
 from analyzer.games.bards.state import (
     CH_AT_LEAST, CH_EXPECTED, CH_RANDOM, DC_FORCED, DC_N, DC_OPTIONS, DC_REAL, DK_CHOICE, DK_PLAY, DK_SETUP, DK_SPLIT,
-    I_AVOID, I_CHOOSE, I_COUNT, I_PLAY, I_SETUP, I_SPLIT, MAXC, NO_AVOID, O_HAND, O_PILE, O_STAT, R_CHOICES,
+    I_AVOID, I_CHOOSE, I_PLAY, I_SETUP, I_SPLIT, MAXC, NO_AVOID, O_HAND, O_PILE, O_STAT, R_CHOICES,
     P_CONCLUDE_AT, P_HOPE, P_MEME_KEEP, P_SPITE, P_THRESHOLD, PL_RANDOM, S_MASK, S_MEXC, S_N, S_POS, SP_BALANCED, SP_GREEDY, SP_LOOKAHEAD, SP_RANDOM, SP_SEARCH,
     SU_RANDOM, T_BLK, T_H1, T_H2, T_H3, T_LAST, T_MP, T_MV, T_N, T_PACK, T_SET, best_suits,
     conclude, fits, meme_pts, place, tbase)
@@ -810,19 +810,18 @@ def voluntary_real(st, tbl, seat, pint, pr, rng, tr, on):
 
 
 @helper(inline="always")  # one caller
-def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
+def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on, counts):
     """Play cards[:k] for seat: order, placements and conclusions by `pick` (as `sim` does); a seat that avoids a
-    kind of card picks among its other cards while it has any."""
+    kind of card picks among its other cards while it has any. Each play is counted unless counts is None."""
     hope = pr[P_HOPE]
     mk = pr[P_MEME_KEEP]
     cat = pr[P_CONCLUDE_AT]
     avail = (1 << k) - 1
     avoided = kind_mask(tbl, cards, k, pint[seat, I_AVOID]) if pint[seat, I_AVOID] != NO_AVOID else 0
-    counting = pint[seat, I_COUNT] != 0  # (read once: the loop writes st, which LLVM cannot tell from pint)
     voluntary_real(st, tbl, seat, pint, pr, rng, tr, on)
     used = 0
     while used != avail:
-        if counting:
+        if counts is not None:
             count_play(st, tbl, seat, cards, avail & ~used, pr)
         skip = used  # (pick's `used`: the cards it does not consider)
         if avoided != 0 and (avail & ~used & ~avoided) != 0:
@@ -846,7 +845,7 @@ def play_greedy(st, tbl, seat, cards, k, pint, pr, rng, tr, on):
 
 
 @helper(inline="always")  # one caller
-def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on):
+def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on, counts):
     """Play cards[:k] for seat uniformly at random: a random card next (a seat that avoids a kind of card: among
     its other cards while it has any), then a uniform choice among the legal (conclude nothing / tale 0 / tale 1
     first) x (play on tale 0 / 1) moves; after the Excuse a uniform open tale is concluded; after the last card a
@@ -856,9 +855,8 @@ def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on):
         scr[j] = cards[j]
     nrem = k
     avoid = pint[seat, I_AVOID]
-    counting = pint[seat, I_COUNT] != 0
     while nrem > 0:
-        if counting:
+        if counts is not None:
             count_play(st, tbl, seat, scr, (1 << nrem) - 1, pr)
         others = nrem  # the cards left that it may play
         if avoid != NO_AVOID:
@@ -910,11 +908,13 @@ def play_random(st, tbl, seat, cards, k, pint, pr, rng, scr, tr, on):
 
 
 @njit(cache=True)
-def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on):
+def play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on, counts):
+    """Play cards[:k] for seat by its play policy, each play counted unless counts is None (engine.count_scratch:
+    the counting is compiled only for an array there)."""
     if pint[seat, I_PLAY] == PL_RANDOM:
-        play_random(st, tbl, seat, cards, k, pint, pflt[seat], rng, scr, tr, on)
+        play_random(st, tbl, seat, cards, k, pint, pflt[seat], rng, scr, tr, on, counts)
     else:
-        play_greedy(st, tbl, seat, cards, k, pint, pflt[seat], rng, tr, on)
+        play_greedy(st, tbl, seat, cards, k, pint, pflt[seat], rng, tr, on, counts)
 
 
 # =================================================================================================

@@ -49,9 +49,9 @@ def split_once(st, tbl, active, pint, pflt, rng, fb, ni, nf):
 
 
 @helper()
-def end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on):
+def end_turn_once(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, counts):
     """engine.end_turn."""
-    return end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on)
+    return end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, counts)
 
 
 @helper()
@@ -143,7 +143,7 @@ def _turn_from_split(pos, up, look):
     split: the next decision point) or the game ends (the result row into look's dout)."""
     st = pos.st
     active = end_turn_once(st, look.tbl, st[S_ACTIVE], up, pos.pint, pos.pflt, look.rng2, pos.ib, pos.fb, pos.ni,
-                           pos.nf, look.dtr, False)
+                           pos.nf, look.dtr, False, None)  # (the playouts count no decision)
     if game_goes_on(st):
         begin_turn(st, active, pos.fb, look.dtr, False)
         st[S_ACTIVE] = active
