@@ -297,7 +297,30 @@ class Events:
             if unknown:
                 raise ValueError(f"{self.title} has no event type {sorted(unknown)}")
             rows = rows[np.isin(rows[:, 0], [code for code, ev in self.by_code.items() if ev.type in types])]
-        return [self.decode(row, ctx) for row in rows.tolist()]
+        return [self.decode(row, ctx) for row in rows[:, :self._widest(rows, ctx)].tolist()]
+
+    def _widest(self, rows, ctx):
+        """The columns the rows' fields and lists take, at most (a trace buffer is as wide as the longest list any
+        game could have: the rest is padding, which would cost most of the decoding); None (every column) when a
+        kind counts its items from its slots its own way."""
+        codes = rows[:, 0]
+        widest = self.list_at
+        for code in np.unique(codes).tolist():
+            ev = self.by_code.get(code)
+            if ev is None:
+                return None  # (decode says so)
+            slot, items = 1, 0
+            for _, kind, _ in ev.fields:
+                counts = type(kind).items
+                if counts is ListOf.items and kind.slots == 1:  # (the slot is the list's length)
+                    items = items + rows[codes == code, slot]
+                elif kind.slots == 0:  # (its items depend on ctx alone: it has no slot)
+                    items = items + kind.items([], ctx)
+                elif counts is not Kind.items:
+                    return None
+                slot += kind.slots
+            widest = max(widest, self.list_at + int(np.max(items)))
+        return widest
 
     def event_of(self, ev):
         """The declared Event a decoded event is (its type, its field names and its Const fields), or None."""
