@@ -151,11 +151,12 @@ def _warn_idle_settings(sc):
 
 def _check_parallel(threads, workers, scheduler):
     """--threads, --workers and --scheduler, checked before the scenario is read."""
-    import numba
+    if threads is not None:
+        from analyzer.runner import most_threads
 
-    if threads is not None and threads > numba.config.NUMBA_NUM_THREADS:
-        raise click.BadParameter(f"{threads:,}: this machine allows at most {numba.config.NUMBA_NUM_THREADS} threads",
-                                 param_hint="--threads")
+        if threads > most_threads():
+            raise click.BadParameter(f"{threads:,}: this machine allows at most {most_threads()} threads",
+                                     param_hint="--threads")
     if workers and scheduler:
         raise click.BadParameter("give --workers (a local cluster) or --scheduler (a running one), not both",
                                  param_hint="--workers")
@@ -752,7 +753,7 @@ def entry(program=False):
 
     program: this process is the command (its console script, `python -m analyzer`), not a caller that goes on
     (a test): once the exit handlers have run, it ends without tearing the interpreter down, module by module (a
-    tenth of a second with numba and matplotlib loaded, after the report is written)."""
+    tenth of a second with the kernels and matplotlib loaded, after the report is written)."""
     interrupts = Interrupts()
     with interrupts:
         try:

@@ -372,7 +372,7 @@ def test_the_ladder_command_writes_a_skill_report(tmp_path):
     f.write_text('game = "noize"\ngames = 100_000\nseed = 2\nplayers = 4\n[all_seats]\npolicy = "threshold"\n'
                  '[[variants]]\nname = "rulebook"\n[[variants]]\nname = "shuffle"\nrules.shuffle_each_round = true\n'
                  'all_seats.bluff = 0.2\n')
-    result = CliRunner().invoke(main, ["ladder", "noize", "--scenario", str(f), "--games", "100", "-q", "--out", str(out),
+    result = CliRunner().invoke(main, ["ladder", "noize", "--scenario", str(f), "--games", "30", "-q", "--out", str(out),
                                        "--players", "3"])
     assert result.exit_code == 0, result.output
     assert (f"Warning: {f}: all_seats, variants[1].all_seats: not used: the ladder seats its rungs and its field "

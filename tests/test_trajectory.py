@@ -54,13 +54,16 @@ def _winning_unit(game, players, row):
     return winners[0] if len(winners) == 1 else None
 
 
-@pytest.mark.parametrize("raw", [
+TRACED = [
     {"game": "distance", "players": 3, "games": 40, "seed": 5, "rules": {"misplay_rate": 0.2, "forget_call_rate": 0.5}},
     {"game": "fightsong", "players": 4, "games": 40, "seed": 5},
     {"game": "fightsong", "players": 3, "games": 40, "seed": 5},
     {"game": "noize", "players": 4, "games": 40, "seed": 5},
     {"game": "bards", "players": 2, "games": 40, "seed": 5},
-], ids=lambda raw: f"{raw['game']}-{raw['players']}")
+]
+
+
+@pytest.mark.parametrize("raw", TRACED, ids=lambda raw: f"{raw['game']}-{raw['players']}")
 def test_standings_give_the_drama_the_kernel_counted(raw):
     """The drama columns (lead changes, decided at, comeback, final margin) recounted from the standings read
     here equal the kernel's, counted from its own standings: the same standings, turn by turn. (Bards: the
@@ -82,6 +85,31 @@ def test_standings_give_the_drama_the_kernel_counted(raw):
             rows = rows[:-1] + [at_end] + rows[-1:]
             turns = list(range(len(rows) - 2)) + [row["length"]] * 2
         assert got == reference_drama(rows, winner, row["length"], turns), index
+
+
+@pytest.mark.parametrize("raw", TRACED, ids=lambda raw: f"{raw['game']}-{raw['players']}")
+def test_standings_read_from_the_readers_types_alone(raw, monkeypatch):
+    """The report decodes only the event types its reader declares (READERS): the same standings as from every
+    event; and the events decoded in one pass (analyzer.games.events, fields as Kind and ListOf read them) from
+    the columns the rows use are those of the two-pass decoding of whole rows, value and type."""
+    sc = from_dict(raw)
+    game, enc = sc.game, sc.arms[0].encoded(sc.game)
+    types = TJ.READERS[raw["game"]][1]
+    for index in range(10):
+        events, _ = game.play_traced(enc, sc.seed, index)
+        read, _ = game.play_traced(enc, sc.seed, index, types=types)
+        assert {e["type"] for e in read} <= set(types) and len(read) < len(events)
+        units, rows = TJ.standings_of_events(raw["game"], events, raw["players"])
+        units_read, rows_read = TJ.standings_of_events(raw["game"], read, raw["players"])
+        assert units_read == units and np.array_equal(rows_read, rows), index
+        with monkeypatch.context() as m:
+            for e in game.events.events:
+                m.setattr(e, "plan", None)
+            m.setattr(type(game.events), "_widest", lambda self, rows, ctx: None)
+            slow, _ = game.play_traced(enc, sc.seed, index)
+        assert events == slow and [list(map(type, e.values())) for e in events] == \
+            [list(map(type, e.values())) for e in slow], index
+    assert any(e.plan is not None for e in game.events.events)
 
 
 def test_bands_by_hand():

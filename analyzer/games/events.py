@@ -19,6 +19,8 @@ subclasses of Kind in its events module.
 import re
 from pathlib import Path
 
+import numpy as np
+
 
 class Kind:
     """A field of one slot holding an integer; subclasses override `value` and `valid`."""
@@ -200,6 +202,29 @@ class Event:
         self.names = [name for name, _, _ in fields]
         if len(set(self.names)) != len(self.names) or "type" in self.names:
             raise ValueError(f"{code_name}: a field name repeats (or is 'type')")
+        self.plan = _plan(self.fields)
+
+
+# how Events.decode reads a field in one pass: its slot as it is, its slot through kind.value, or a list whose
+# length is its slot, each item through kind.item.value (what Kind.decode and ListOf.decode do)
+PLAIN, VALUE, LIST = range(3)
+
+
+def _plan(fields):
+    """((name, how, kind) per field) when every field is read as Kind or ListOf reads it, one slot each (no field
+    then needs another's raw slots, as a Derived field or a kind of its own may); else None: decode's two passes."""
+    plan = []
+    for name, kind, _ in fields:
+        cls = type(kind)
+        if kind.slots != 1:
+            return None
+        if cls.decode is Kind.decode and cls.items is Kind.items:
+            plan.append((name, PLAIN if cls.value is Kind.value else VALUE, kind))
+        elif cls.decode is ListOf.decode and cls.items is ListOf.items:
+            plan.append((name, LIST, kind.item))
+        else:
+            return None
+    return tuple(plan)
 
 
 class Events:
@@ -225,11 +250,29 @@ class Events:
         namespace[self.width_name] = self.list_at
 
     def decode(self, row, ctx):
-        """The event of one trace row, as a JSON-ready dict (its type, then its fields in order)."""
-        code = int(row[0])
+        """The event of one trace row, as a JSON-ready dict (its type, then its fields in order). row: a list of
+        ints (decode_rows' rows), or an int64 array, read as one (its slices and numpy integers would cost
+        several times the decoding)."""
+        if not isinstance(row, list):
+            row = row.tolist()
+        code = row[0]
         if code not in self.by_code:
             raise ValueError(f"unknown {self.title} event code {code}")
         ev = self.by_code[code]
+        if ev.plan is not None:  # (the plain fields, read in one pass: most events of a trace)
+            out = {"type": ev.type}
+            slot, at = 1, self.list_at
+            for name, how, kind in ev.plan:
+                x = row[slot]
+                slot += 1
+                if how == PLAIN:
+                    out[name] = x
+                elif how == VALUE:
+                    out[name] = kind.value(x, ctx)
+                else:
+                    out[name] = [kind.value(c, ctx) for c in row[at:at + x]]
+                    at += x
+            return out
         # every field's slots and list items first: a derived field may read any slot (raw, by field name)
         parts, raw = [], {}
         slot, at = 1, self.list_at
@@ -245,6 +288,39 @@ class Events:
         for name, kind, slots, items in parts:
             out[name] = kind.decode(slots, items, ctx, out, raw)
         return out
+
+    def decode_rows(self, rows, ctx, types=None):
+        """The events of a game's trace (its int64 rows, record_events'), decoded; types: only the events of these
+        types (a reader that needs a few of them decodes no other)."""
+        if types is not None:
+            unknown = set(types) - {ev.type for ev in self.events}
+            if unknown:
+                raise ValueError(f"{self.title} has no event type {sorted(unknown)}")
+            rows = rows[np.isin(rows[:, 0], [code for code, ev in self.by_code.items() if ev.type in types])]
+        return [self.decode(row, ctx) for row in rows[:, :self._widest(rows, ctx)].tolist()]
+
+    def _widest(self, rows, ctx):
+        """The columns the rows' fields and lists take, at most (a trace buffer is as wide as the longest list any
+        game could have: the rest is padding, which would cost most of the decoding); None (every column) when a
+        kind counts its items from its slots its own way."""
+        codes = rows[:, 0]
+        widest = self.list_at
+        for code in np.unique(codes).tolist():
+            ev = self.by_code.get(code)
+            if ev is None:
+                return None  # (decode says so)
+            slot, items = 1, 0
+            for _, kind, _ in ev.fields:
+                counts = type(kind).items
+                if counts is ListOf.items and kind.slots == 1:  # (the slot is the list's length)
+                    items = items + rows[codes == code, slot]
+                elif kind.slots == 0:  # (its items depend on ctx alone: it has no slot)
+                    items = items + kind.items([], ctx)
+                elif counts is not Kind.items:
+                    return None
+                slot += kind.slots
+            widest = max(widest, self.list_at + int(np.max(items)))
+        return widest
 
     def event_of(self, ev):
         """The declared Event a decoded event is (its type, its field names and its Const fields), or None."""

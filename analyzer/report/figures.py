@@ -87,10 +87,13 @@ def _lane(conn):
 
 
 class _Drawer:
-    """The drawing processes (PROCESSES of them, one forked from the other once matplotlib is imported), and the
-    figures sent to each, not yet drawn."""
+    """The drawing processes (PROCESSES of them, one forked from the other once matplotlib is imported), the
+    figures sent to each and not yet drawn, and those asked for and not yet sent: a process is sent the next
+    figure as it finishes one (the costliest waiting first), so that neither sits idle while the other has a
+    queue, whatever each figure costs."""
 
     PROCESSES = 2  # (by the time the figures are asked for, the command is mostly waiting: 2 cores, 2 drawers)
+    IN_FLIGHT = 2  # figures sent to a process at once: the next waits in its pipe while the command is busy
 
     def __init__(self):
         import multiprocessing
@@ -100,6 +103,9 @@ class _Drawer:
         context = multiprocessing.get_context("fork")
         pipes = [context.Pipe() for _ in range(self.PROCESSES)]
         self.lanes = [(mine, []) for mine, _ in pipes]  # (this end, the jobs sent on it and not yet answered)
+        self.waiting = []  # jobs asked for, not yet sent
+        self.lost = []  # jobs sent to a process that ended before answering (drawn here)
+        self.error = None  # the first error a drawing process answered
         sys.stdout.flush()  # (nothing buffered here is written twice)
         sys.stderr.flush()
         self.process = context.Process(target=_close_then_serve, args=(pipes,), daemon=True)
@@ -108,32 +114,69 @@ class _Drawer:
             theirs.close()  # (so that a drawing process ending is an end of file here)
         self.sent = False
 
-
     def send(self, job):
-        conn, pending = min(self.lanes, key=lambda lane: len(lane[1]))
-        pending.append(job)
         self.sent = True
-        try:
-            conn.send(job)
-        except OSError:  # (the process has ended: done() draws it here)
-            pass
+        self.waiting.append(job)
+        self._answers(block=False)
+        self._dispatch()
+
+    def _dispatch(self):
+        """Send the waiting jobs, costliest first, to the processes with room for them, the least busy first."""
+        while self.waiting:
+            open_lanes = [lane for lane in self.lanes if not lane[0].closed and len(lane[1]) < self.IN_FLIGHT]
+            if not open_lanes:
+                return
+            conn, pending = min(open_lanes, key=lambda lane: len(lane[1]))
+            job = max(self.waiting, key=_cost)
+            self.waiting.remove(job)
+            pending.append(job)
+            try:
+                conn.send(job)
+            except OSError:  # (the process has ended)
+                self._lose(conn, pending)
+
+    def _answers(self, block):
+        """Read the answers in (block: wait for at least one, while any job is out)."""
+        from multiprocessing.connection import wait
+
+        busy = [conn for conn, pending in self.lanes if pending and not conn.closed]
+        if not busy:
+            return
+        for conn in wait(busy, None if block else 0):
+            pending = next(p for c, p in self.lanes if c is conn)
+            try:
+                answer = conn.recv()
+            except (EOFError, OSError):
+                self._lose(conn, pending)
+                continue
+            pending.pop(0)
+            if answer is not None and self.error is None:
+                self.error = answer
+
+    def _lose(self, conn, pending):
+        self.lost += pending
+        pending.clear()
+        conn.close()
 
     def done(self):
-        left = []
-        for conn, pending in self.lanes:
-            while pending:
-                try:
-                    answer = conn.recv()
-                except (EOFError, OSError):
-                    break
-                pending.pop(0)
-                if answer is not None:
-                    for _, p in self.lanes:
-                        p.clear()
-                    raise answer
-            left += pending
-            pending.clear()
-        for job in left:
+        while self.waiting or any(pending for _, pending in self.lanes):
+            if self.error is not None:
+                break
+            self._dispatch()
+            if all(conn.closed for conn, _ in self.lanes):  # (every process has ended: the rest are drawn here)
+                self.lost += self.waiting
+                self.waiting.clear()
+                break
+            self._answers(block=True)
+        error, self.error = self.error, None
+        if error is not None:
+            self.waiting.clear()
+            for _, pending in self.lanes:
+                pending.clear()
+            self.lost.clear()
+            raise error
+        lost, self.lost = self.lost, []
+        for job in lost:
             _draw(*job)
 
     def close(self):
@@ -148,6 +191,17 @@ class _Drawer:
                 self.process.join(1.0)
 
 
+def _cost(job):
+    """A figure's cost, roughly, in panels: the longest are sent first (fewer left to the end of the wait)."""
+    kind, _, args, kwargs = job
+    if kind == "trajectory":
+        return 3
+    if kind == "histograms":
+        series = args[0] if args else kwargs.get("series", ())
+        return len(series) if len(series) > 3 else 1  # (more than plots.OVERLAY_MAX series: a panel each)
+    return 1
+
+
 def _close_then_serve(pipes):
     for mine, _ in pipes:
         mine.close()  # (the command's ends: so that the command closing them, or ending, is an end of file here)
@@ -156,8 +210,8 @@ def _close_then_serve(pipes):
 
 def _can_fork():
     """Whether this process may fork a drawing process: it has no thread but this one, native ones included (a
-    fork copies only the forking thread: a lock another one held stays locked in the child; numba's play threads
-    and OpenBLAS's start with their first use and with numpy's import), and fork exists. The command forks as
+    fork copies only the forking thread: a lock another one held stays locked in the child; the kernels' play
+    threads and OpenBLAS's start with their first use and with numpy's import), and fork exists. The command forks as
     it starts; a process that has played or imported numpy (a test calling the command) draws here."""
     import multiprocessing
 

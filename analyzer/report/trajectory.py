@@ -130,17 +130,19 @@ def _bards(events, n):
     return [f"seat {s}" for s in range(n)], rows
 
 
-# game name: (reader of one game's events, what a standing counts as shown, the sign that shows it)
+# game name: (reader of one game's events, the event types it reads (the only ones decoded: the game's play_traced
+# takes them), what a standing counts as shown, the sign that shows it)
 READERS = {
-    "distance": (_distance, "cards in hand", -1),
-    "fightsong": (_fightsong, "points (round + extra)", 1),
-    "noize": (_noize, "cards held", -1),
-    "bards": (_bards, "points", 1),
+    "distance": (_distance, ("deal", "turn", "play", "draw", "end"), "cards in hand", -1),
+    "fightsong": (_fightsong, ("record", "fight_song_end", "hand", "end"), "points (round + extra)", 1),
+    "noize": (_noize, ("deal", "count", "end"), "cards held", -1),
+    "bards": (_bards, ("conclude", "turn", "result"), "points", 1),
 }
 
 
 def standings_of_events(game_name, events, n):
-    """(unit names, array (turns + 1, units)) of one traced game."""
+    """(unit names, array (turns + 1, units)) of one traced game (from its events, or only those of the
+    reader's types)."""
     reader = READERS[game_name][0]
     units, rows = reader(events, n)
     return units, np.asarray(rows, dtype=np.int64).reshape(len(rows), len(units))
@@ -156,10 +158,11 @@ def standings_by_turn(result, g, k=K_GAMES):
     arm = next(a for a in g.arms if a.rotation == 0)
     encoded = arm.encoded(game)
     games, units = [], None
+    _, types, label, sign = READERS[game.name]
     for i in range(min(k, result.games)):
-        units, rows = standings_of_events(game.name, game.trace(encoded, sc.seed, i), g.players)
+        events, _ = game.play_traced(encoded, sc.seed, i, types=types)  # (game.trace's, of the types read)
+        units, rows = standings_of_events(game.name, events, g.players)
         games.append(rows)
-    _, label, sign = READERS[game.name]
     return Standings(game.name, units or [], games, 0, label, sign, game.length_label)
 
 

@@ -22,10 +22,11 @@ def decode(row, tbl):
     return EVENTS.decode(row, context((tbl,)))
 
 
-def play_traced(encoded, seed, game_index, order=None):
+def play_traced(encoded, seed, game_index, order=None, types=None):
     """Play one game with the batch kernel's own code; returns (events, result row).
 
-    order: a deck order (top first) to play from instead of the seeded shuffle (tests)."""
+    order: a deck order (top first) to play from instead of the seeded shuffle (tests); types: only the events of
+    these types (the report's standings read a few: analyzer/report/trajectory.py)."""
     tbl, pint, pflt = encoded
     out = np.zeros(E.N_COLS, dtype=np.int64)
 
@@ -35,7 +36,7 @@ def play_traced(encoded, seed, game_index, order=None):
         return K.play_one(np.uint64(seed), game_index, tbl, pint, pflt, out, buf, np.asarray(order, dtype=np.int64))
 
     ctx = context(encoded)
-    return [EVENTS.decode(row, ctx) for row in record_events(play, 2048, E.TRACE_WIDTH)], out
+    return EVENTS.decode_rows(record_events(play, 2048, E.TRACE_WIDTH), ctx, types), out
 
 
 def label(name):

@@ -17,15 +17,16 @@ def context(encoded):
     return SimpleNamespace(players=int(config[S.C_PLAYERS]), names=card_names)
 
 
-def play_traced(encoded, seed, game_index):
-    """Play one game with the batch kernel's own code; returns (events, result row)."""
+def play_traced(encoded, seed, game_index, types=None):
+    """Play one game with the batch kernel's own code; returns (events, result row). types: only the events of
+    these types (the report's standings read a few: analyzer/report/trajectory.py)."""
     config, rates, _ = encoded
     ctx = context(encoded)
     out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
     rows = record_events(
         lambda buf: K.play_game(np.uint64(seed), game_index, config, rates, out, buf, np.int64(1)),
         1024, S.TRACE_WIDTH)
-    return [EVENTS.decode(row, ctx) for row in rows], out
+    return EVENTS.decode_rows(rows, ctx, types), out
 
 
 def _a(letter):

@@ -40,10 +40,11 @@ def context(encoded):
                            board_ids=set(deck.act_ids) | set(deck.fs_ids))
 
 
-def play_traced(encoded, seed, game_index, stacked=None):
+def play_traced(encoded, seed, game_index, stacked=None, types=None):
     """Play one game with the batch kernel's own code and return (events, result row).
 
-    stacked (tests): (order_gp, order_act, order_fs) to play the stacks in these orders, unshuffled."""
+    stacked (tests): (order_gp, order_act, order_fs) to play the stacks in these orders, unshuffled; types: only
+    the events of these types (the report's standings read a few: analyzer/report/trajectory.py)."""
     cfg = E.Config(*encoded)
     deck = encoded.deck
     rules = cfg.rules.copy()
@@ -56,7 +57,7 @@ def play_traced(encoded, seed, game_index, stacked=None):
     out = np.zeros(len(E.columns(ctx.players)), dtype=np.int64)
     width = S.TRACE_FIXED + max(deck.n_gp, deck.n_act, deck.n_fs, 16)
     rows = record_events(lambda buf: K.play_game(np.uint64(seed), game_index, cfg, out, buf), 512, width)
-    return [EVENTS.decode(row, ctx) for row in rows], out
+    return EVENTS.decode_rows(rows, ctx, types), out
 
 
 def who(label):

@@ -21,15 +21,16 @@ def decode(row, n):
     return EVENTS.decode(row, SimpleNamespace(players=n))
 
 
-def play_traced(encoded, seed, game_index):
-    """Play one game with the batch kernel's own code and return (events, result row)."""
+def play_traced(encoded, seed, game_index, types=None):
+    """Play one game with the batch kernel's own code and return (events, result row). types: only the events of
+    these types (the report's standings read a few: analyzer/report/trajectory.py)."""
     deck = encoded[1]
     ctx = context(encoded)
     out = np.zeros(E.ROW.width(ctx.players), dtype=np.int64)
     rows = record_events(
         lambda buf: K.play_game(np.uint64(seed), game_index, *encoded, out, buf, np.int64(1)),
         4096, E.TRACE_FIXED + max(deck.shape[0], ctx.players))
-    return [EVENTS.decode(row, ctx) for row in rows], out
+    return EVENTS.decode_rows(rows, ctx, types), out
 
 
 def format_event(ev):
