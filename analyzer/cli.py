@@ -425,8 +425,9 @@ def _warm_up_saying_so(sc, quiet, warm=None):
     from analyzer import runner
 
     def say():
-        click.echo(f"Compiling the {sc.game.title} kernels: this happens once, on the first run (up to a minute or "
-                   f"two)...", err=True)
+        # ("the kernels of The Distance": a game's title may start with "The")
+        click.echo(f"Compiling the kernels of {sc.game.title}: this happens once, on the first run (up to a minute "
+                   f"or two)...", err=True)
 
     if warm is None:  # (said as the first compile starts, without a timer's thread: a cold start forks a helper)
         runner.warm_up(sc, traces=True, compiling=None if quiet else say)
