@@ -88,6 +88,7 @@ GAME = Game(
     events=EVENTS,
     events_source="analyzer/games/bards/events.py",
     trace_context=T.context,
+    extra={"compile_parts": K.compile_parts},  # (analyzer.runner.warm_up: a cold start's helper compiles some)
     length_label="turns",
     end_conditions=("the draw pile ran out",),
     metrics=(
