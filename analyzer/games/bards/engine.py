@@ -72,17 +72,12 @@ FB = Layout("Battle of the Bards' float64 scratch (fb)", [
     ("FB_CACHE", N_CACHE, "the per-turn cache"),
 ], size_name="FB_SIZE")
 FB.define(globals())
-# The decision counts' own scratch (`counts`, `analyzer profile`'s rule `count_choices`: count_scratch), so that the
-# real decisions' values and cache in fb are left alone. It is also the counting's switch, at the type level: the
-# kernel's `counts` is None when no decision is counted, and numba then prunes every `counts is not None` branch
-# before typing, so a plain run's kernel does not contain the counting (about 7 s of a cold compile); a profile's
-# kernel is compiled for an array there (a second signature of run, its own).
-CB = Layout("Battle of the Bards' decision counts' float64 scratch (counts)", [
-    ("CB_VS", 32, "the splitter's group values"),
-    ("CB_VC", 32, "the chooser's group values"),
-    ("CB_CACHE", N_CACHE, "their pile values' cache"),
-], size_name="CB_SIZE")
-CB.define(globals())
+# The decision counts' own scratch (`counts`, `analyzer profile`'s rule `count_choices`: count_scratch) is a second
+# array in fb's layout (the counted split's and choice's group values and their cache), so that the real decisions'
+# values and cache in fb are left alone. It is also the counting's switch, at the type level: the kernel's `counts` is
+# None when no decision is counted, and numba then prunes every `counts is not None` branch before typing, so a plain
+# run's kernel does not contain the counting (about 7 s of a cold compile); a profile's kernel is compiled for an
+# array there (a second signature of run, its own).
 NO_ORDER = np.zeros(0, dtype=np.int64)  # run: deal by the seeded shuffle
 NO_TRACE = np.zeros((1, TRACE_WIDTH), dtype=np.int64)
 
@@ -99,7 +94,7 @@ def scratch():
 def count_scratch(pint):
     """The kernels' `counts`: the decision counts' scratch if the encoded rules count decisions (I_COUNT, the same
     in both seats' rows), else None (the kernel compiled without the counting)."""
-    return np.zeros(CB_SIZE, dtype=np.float64) if pint[0, I_COUNT] != 0 else None
+    return np.zeros(FB_SIZE, dtype=np.float64) if pint[0, I_COUNT] != 0 else None
 
 
 # the game in pieces, each written once: engine.run plays them in turn; the lookahead's kernel
@@ -198,7 +193,7 @@ def begin_turn(st, active, fb, tr, on):
 def count_turn_split(st, tbl, active, pint, pflt, counts, ni, nf):
     """The decision counts (`count_choices`): `active`'s split, at its decision point (engine.run and
     lookahead.run_look call it for every seat, whatever decides its split)."""
-    count_split(st, tbl, active, pint, pflt, counts[CB_VS:CB_VC], counts[CB_VC:CB_CACHE], counts[CB_CACHE:CB_SIZE],
+    count_split(st, tbl, active, pint, pflt, counts[FB_VS:FB_VC], counts[FB_VC:FB_CACHE], counts[FB_CACHE:FB_SIZE],
                 ni, nf)
 
 
@@ -243,7 +238,7 @@ def end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, on, count
             tr[k, TRACE_FIXED + nu + i] = dnc[i]
     chooser = 1 - active
     if counts is not None:
-        count_choice(st, tbl, chooser, up, pflt, counts[CB_VS:CB_VC], counts[CB_VC:CB_CACHE], counts[CB_CACHE:CB_SIZE],
+        count_choice(st, tbl, chooser, up, pflt, counts[FB_VS:FB_VC], counts[FB_VC:FB_CACHE], counts[FB_CACHE:FB_SIZE],
                      ni, nf)
     take = choose_decide(st, tbl, chooser, hand, up, pint, pflt, rng, fb[FB_CACHE:FB_SIZE], fb[FB_VS:FB_VC],
                          fb[FB_VC:FB_CACHE], ni, nf)
