@@ -212,9 +212,11 @@ def connect(scheduler, workers):
     with sigint_ignored():
         multiprocessing.forkserver.ensure_running()
     # (silence_logs: the workers' own log lines, such as a lost heartbeat while the cluster closes, are not
-    # for a designer; a task's error reaches this process with its result)
+    # for a designer; a task's error reaches this process with its result. The scheduler's HTTP server starts
+    # even without a dashboard, on port 8787 unless told otherwise: with 8787 taken -- another cluster, another
+    # run -- it printed a UserWarning in the middle of the run. A free port on the loopback, no dashboard.)
     cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None,
-                           silence_logs=logging.CRITICAL)
+                           scheduler_kwargs={"dashboard_address": "127.0.0.1:0"}, silence_logs=logging.CRITICAL)
     return Client(cluster), cluster
 
 

@@ -96,3 +96,23 @@ def test_without_dask_the_error_says_how_to_install_it(monkeypatch, scenario_fil
     monkeypatch.setitem(sys.modules, "distributed", None)
     r = CliRunner().invoke(main, ["run", str(scenario_file), "-q", "--workers", "2"])
     assert r.exit_code != 0 and "pip install 'analyzer[dask]'" in r.output
+
+
+def test_a_local_cluster_starts_quietly_while_port_8787_is_taken():
+    """The scheduler's HTTP server used port 8787 whenever it was free and printed a UserWarning in the middle of
+    the run when it was not (another cluster, another run on the machine): it now takes a free loopback port."""
+    import socket
+    import warnings
+
+    with socket.socket() as held:
+        try:
+            held.bind(("0.0.0.0", 8787))
+            held.listen()
+        except OSError:
+            pass  # (taken already, by someone else: the same situation)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            client, cluster = distributed.connect(None, 1)
+            client.close()
+            cluster.close()
+    assert not [w for w in caught if "8787" in str(w.message)], [str(w.message) for w in caught]
