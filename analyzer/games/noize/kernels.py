@@ -1,12 +1,19 @@
-"""Bring the Noize's kernel entries: the default kernels (engine.py) or, when a seat plays lookahead, the
-lookahead's (lookahead.py, compiled on first use; the default kernels never compile it). Above both, so that
-neither imports the other."""
-from analyzer.games.noize import engine, lookahead
+"""Bring the Noize's kernel entries: the default kernels (engine.py); when a seat plays lookahead, the lookahead's
+(lookahead.py); for a batch of plain tables (every seat threshold with bluff 0, nothing counted), the plain fast path
+(plain.py). Each compiled on first use; the default kernels compile neither. Above them all, so that none imports
+another."""
+from analyzer.games.noize import engine, lookahead, plain
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
-    """Games first_game .. first_game + len(out) - 1 into out (engine.batch, or lookahead.batch_look)."""
-    kernel = lookahead.batch_look if lookahead.uses_lookahead(pol) else engine.batch
+    """Games first_game .. first_game + len(out) - 1 into out (engine.batch, lookahead.batch_look or plain.batch: the
+    same games)."""
+    if lookahead.uses_lookahead(pol):
+        kernel = lookahead.batch_look
+    elif plain.applies(rules, pol, par, seat_rows):
+        kernel = plain.batch
+    else:
+        kernel = engine.batch
     kernel(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out)
 
 

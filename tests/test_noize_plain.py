@@ -1,0 +1,70 @@
+"""The plain fast path (plain.py: every seat threshold with bluff 0, untraced, uncounted) plays the very games
+engine.run plays: the same result rows, every column, at several player counts, seeds, thresholds and deals."""
+import numpy as np
+import pytest
+
+from analyzer.games import get_game
+from analyzer.games.noize import engine as E
+from analyzer.games.noize import kernels as K
+from analyzer.games.noize import plain as P
+from analyzer.scenario import from_dict
+
+GAME = get_game("noize")
+
+CASES = {
+    "4p as noize.c": {"players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0, "compare_raise": False}},
+    "2p low threshold": {"players": 2, "all_seats": {"policy": "threshold", "bluff": 0.0, "challenge_below": 0.2}},
+    "3p shuffled each round, start 2 finish 9": {
+        "players": 3, "rules": {"shuffle_each_round": True, "start_cards": 2, "finish_cards": 9},
+        "all_seats": {"policy": "threshold", "bluff": 0.0, "challenge_below": 0.7}},
+    "5p mixed thresholds": {"players": 5, "all_seats": {"policy": "threshold", "bluff": 0.0},
+                            "seats": {"1": {"policy": "threshold", "bluff": 0.0, "challenge_below": 0.9,
+                                            "compare_raise": False}}},
+    "7p": {"players": 7, "all_seats": {"policy": "threshold", "bluff": 0.0}},
+}
+
+
+def _encoded(raw):
+    sc = from_dict({"game": "noize", "games": 1, "seed": 1, **raw})
+    return sc.arms[0].encoded(GAME), len(sc.arms[0].seats)
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_the_plain_path_plays_the_games_of_the_general_kernel(name):
+    enc, players = _encoded(CASES[name])
+    rules, _, pol, par, _, _, seat_rows, _ = enc
+    assert P.applies(rules, pol, par, seat_rows)
+    for seed, first, games in ((3, 0, 1500), (11, 123_456_789, 700)):
+        plain = np.full((games, len(GAME.columns(players))), -7, dtype=np.int64)
+        general = plain.copy()
+        P.batch(np.uint64(seed), first, *enc, plain)
+        E.batch(np.uint64(seed), first, *enc, general)
+        if not np.array_equal(plain, general):
+            bad = np.flatnonzero((plain != general).any(axis=1))
+            cols = [GAME.columns(players)[c] for c in np.flatnonzero(plain[bad[0]] != general[bad[0]])]
+            raise AssertionError(f"{bad.size} games differ; the first, game {bad[0]}, in {cols}")
+        # real games: several rounds, every row written
+        assert (plain != -7).all() and plain[:, GAME.columns(players).index("length")].mean() > 2
+
+
+def test_only_a_plain_table_takes_the_plain_path():
+    for raw in ({"players": 4, "all_seats": {"policy": "threshold"}},  # bluffs (the default 0.1)
+                {"players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0},
+                 "seats": {"2": {"policy": "random"}}}):
+        enc, _ = _encoded(raw)
+        rules, _, pol, par, _, _, seat_rows, _ = enc
+        assert not P.applies(rules, pol, par, seat_rows)
+    enc, _ = _encoded(CASES["4p as noize.c"])
+    rules, _, pol, par, _, _, seat_rows, _ = enc
+    counting = rules.copy()
+    counting[E.R_COUNT] = 1
+    assert not P.applies(counting, pol, par, seat_rows)
+    # the batch entry chooses it for a plain table (run_batch: kernels.batch)
+    chosen = []
+    real = P.batch
+    try:
+        P.batch = lambda *a: chosen.append(1)
+        K.batch(np.uint64(1), 0, *enc, np.zeros((4, 1), dtype=np.int64))
+    finally:
+        P.batch = real
+    assert chosen == [1]
