@@ -22,7 +22,7 @@ def compile_parts(encoded):
     command compiles them beside the greedy fast path and the fold while a helper compiles engine.run:
     analyzer.compile_aside), with the types engine.run calls them with. count_battle (the profile's count of a
     battle, a run-time branch of fight_song_round's caller) took about 0.6 s of the helper's 10 s. A signature that no
-    longer matches only costs the command's time (tests/test_compile_parts.py checks it does)."""
+    longer matches only costs the command's time (tests/test_compile_parts.py checks that it matches)."""
     from numba import types
 
     from analyzer.games.fightsong import choices
