@@ -88,7 +88,7 @@ POLICIES = (
 )
 
 
-_greedy_tables = {}  # by the deck's score tables: every arm of a run shares them, and a table takes ~20 ms
+_greedy_tables = {}  # by the deck's score tables: every arm of a run shares them, and a table takes ~15 ms
 
 
 def _greedy_table(score, vers, cval):
@@ -222,4 +222,5 @@ GAME = Game(
     docs="docs/fightsong.md",
     idle=I.idle,
     teams=R.teams,
+    extra={"compile_parts": K.compile_parts},  # (analyzer.runner.warm_up: a cold start's helper compiles some)
 )

@@ -15,3 +15,17 @@ def play_game(seed, game, cfg, out, trace):
     """One game, its events into trace (engine.play_game, or lookahead.play_game_look)."""
     play = lookahead.play_game_look if lookahead.uses_lookahead(cfg.tables.pol) else engine.play_game
     return play(seed, game, cfg, out, trace)
+
+
+def compile_parts(encoded):
+    """The general kernel's callees that compile apart from it (Game.extra["compile_parts"]: on a cold start the
+    command compiles them beside the greedy fast path and the fold while a helper compiles engine.run:
+    analyzer.compile_aside), with the types engine.run calls them with. count_battle (the profile's count of a
+    battle, a run-time branch of fight_song_round's caller) took about 0.6 s of the helper's 10 s. A signature that no
+    longer matches only costs the command's time (tests/test_compile_parts.py checks that it matches)."""
+    from numba import types
+
+    from analyzer.games.fightsong import choices
+
+    a, i = types.int64[::1], types.int64
+    return [(choices.count_battle, (a, a, a, types.int8[:, :, ::1], types.int64[:, :, ::1], i, i))]

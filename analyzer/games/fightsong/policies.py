@@ -68,32 +68,23 @@ def script_move(st, par, seat):
     return np.int64(par[seat, k])
 
 
-@njit(cache=True)
+_WITH_CORNER = [np.flatnonzero(np.arange(1 << N_CORNERS) >> c & 1) for c in range(N_CORNERS)]  # free sets holding c
+_WITH_KIND = [np.flatnonzero(np.arange(1 << N_KINDS) >> k & 1) for k in range(N_KINDS)]  # held sets holding k
+
+
 def greedy_table(score, vers, cval):
     """best[board, free corners (bits), kinds held (bits)] = kind * 4 + corner of the greedy play: the
     highest score; ties: the least versatile kind, then the corner worth least to the deck, then the
-    lowest corner and kind (-1 where nothing can be played). A greedy decision is one look-up."""
+    lowest corner and kind (-1 where nothing can be played). A greedy decision is one look-up.
+    numpy, not numba: the plays of a board ranked by that order, each written over every (free, held) that allows
+    it, best last (about 15 ms; jitted, its compile was 0.35 s of a cold start before the first kernel's)."""
     n_boards = score.shape[0]
+    c = np.repeat(np.arange(N_CORNERS), N_KINDS)
+    k = np.tile(np.arange(N_KINDS), N_CORNERS)
     best = np.full((n_boards, 1 << N_CORNERS, 1 << N_KINDS), -1, dtype=np.int8)
     for b in range(n_boards):
-        for free in range(1, 1 << N_CORNERS):
-            for held in range(1, 1 << N_KINDS):
-                bv = -1
-                bk = -1
-                bc = -1
-                for c in range(N_CORNERS):
-                    if not (free >> c) & 1:
-                        continue
-                    for k in range(N_KINDS):
-                        if not (held >> k) & 1:
-                            continue
-                        v = score[b, c, k]
-                        if (v > bv or (v == bv and (vers[k] < vers[bk] or (vers[k] == vers[bk]
-                                                                          and cval[b, c] < cval[b, bc])))):
-                            bv = v
-                            bk = k
-                            bc = c
-                best[b, free, held] = bk * 4 + bc
+        for j in np.lexsort((k, c, cval[b, c], vers[k], -score[b, c, k]))[::-1]:  # (lexsort: the last key first)
+            best[b][np.ix_(_WITH_CORNER[c[j]], _WITH_KIND[k[j]])] = k[j] * 4 + c[j]
     return best
 
 

@@ -1,0 +1,80 @@
+"""A game's compile parts (Game.extra["compile_parts"], analyzer.runner's warm-up) are the signatures its batch kernel
+calls: a part that went stale (the kernel now calls it with other types) would compile for nothing on a cold start,
+beside the kernel's own compile of the callee. The kernel is typed, not compiled (numba's untyped passes and its type
+inference only: a few seconds of CPU for both games): the calls it makes to jitted functions are read from its call types. The callees'
+compiles it needs are in the cache once any test has played the game (the same kernels, small runs)."""
+import numpy as np
+import pytest
+from numba.core import compiler, types
+from numba.core.compiler_machinery import FunctionPass, PassManager, register_pass
+from numba.core.typed_passes import NopythonTypeInference
+
+from analyzer.chunks import block_array
+from analyzer.games import get_game
+from analyzer.games.distance import engine as distance_engine
+from analyzer.games.fightsong import engine as fightsong_engine
+
+
+class _Typed(Exception):
+    """Raised by the last pass, with the compile's state: what the kernel calls, typed."""
+
+
+@register_pass(mutates_CFG=False, analysis_only=True)
+class _StopWhenTyped(FunctionPass):
+    _name = "analyzer_stop_when_typed"
+
+    def __init__(self):
+        FunctionPass.__init__(self)
+
+    def run_pass(self, state):
+        raise _Typed(state)
+
+
+class _TypeOnly(compiler.CompilerBase):
+    def define_pipelines(self):
+        pm = PassManager("type_only")
+        pm.passes.extend(compiler.DefaultPassBuilder.define_untyped_pipeline(self.state).passes)
+        pm.add_pass(NopythonTypeInference, "nopython frontend")
+        pm.add_pass(_StopWhenTyped, "stop")
+        pm.finalize()
+        return [pm]
+
+
+def jitted_calls(kernel, sig):
+    """{(callee dispatcher's function, argument types)} of the calls kernel(sig) makes, after numba's inlining."""
+    flags = compiler.Flags()
+    kernel.targetdescr.options.parse_as_flags(flags, kernel.targetoptions)
+    try:
+        compiler.compile_extra(kernel.targetdescr.typing_context, kernel.targetdescr.target_context, kernel.py_func,
+                               sig, None, flags, {}, pipeline_class=_TypeOnly)
+    except _Typed as typed:
+        state = typed.args[0]
+    else:
+        raise AssertionError("the type-only pipeline compiled")
+    calls = set()
+    for expr, call in state.calltypes.items():
+        if getattr(expr, "op", None) == "call":
+            callee = state.typemap[expr.func.name]
+            if isinstance(callee, types.Dispatcher):
+                calls.add((callee.dispatcher.py_func, tuple(call.args)))
+    return calls
+
+
+# game: (the kernel its compile parts are callees of, its policies: every seat, the first arm's)
+KERNELS = {"distance": (distance_engine.play_games, "greedy"), "fightsong": (fightsong_engine.run, "team")}
+
+
+@pytest.mark.parametrize("name", sorted(KERNELS))
+def test_compile_parts_are_the_kernels_calls(name):
+    game = get_game(name)
+    kernel, policy = KERNELS[name]
+    players = 4
+    enc = game.encode(game.validate_rules({}, players, "t"), [game.validate_seat({"policy": policy}, "t", "s")] * players)
+    out = block_array(1, 1, len(game.columns(players)))
+    game.run_batch(enc, 1, 0, out[0])  # (the kernel loaded, or compiled: its signature)
+    assert kernel.signatures, "the batch did not play through the kernel named here"
+    parts = game.extra["compile_parts"](enc)
+    assert parts
+    calls = set().union(*(jitted_calls(kernel, sig) for sig in kernel.signatures))
+    for part, sig in parts:
+        assert (part.py_func, tuple(sig)) in calls, f"{part.py_func.__qualname__}{tuple(sig)} is not called so"
