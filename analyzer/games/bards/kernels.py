@@ -29,13 +29,6 @@ def compile_parts(encoded):
     from analyzer.games.bards import policies
 
     arr, table, i = types.int64[::1], types.int64[:, ::1], types.int64
-    farr, ftable = types.float64[::1], types.float64[:, ::1]
-    # The command takes them from the last: play_group first (engine.run waits for it), then the two that engine.run
-    # (the helper's) reaches after its group values; pick and the group values share move_values and pos_values,
-    # cached so that one process compiles them.
-    # choice_sides(st, tbl, c, up, pflt, cache, vs, vc), pile_sum_cached(st, tbl, seat, owner, pflt, cache),
     # play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on, counts): counts None, as a plain run's
-    return [(policies.choice_sides, (arr, table, i, i, ftable, farr, farr, farr)),
-            (policies.pile_sum_cached, (arr, table, i, i, ftable, farr)),
-            (policies.play_group, (arr, table, i, arr, i, table, ftable, types.uint64[::1], arr, table,
+    return [(policies.play_group, (arr, table, i, arr, i, table, types.float64[:, ::1], types.uint64[::1], arr, table,
                                    types.boolean, types.none))]

@@ -221,7 +221,7 @@ def on_tale(t, kt, cs, v, r, pc, m, mask, mexc, hope, mk, cat):
     return kv_t(nt, m, hope, mk, cat) - kt
 
 
-@njit(cache=True, forceinline=True)  # (cached: compiled once on a cold start, kernels.compile_parts)
+@helper(forceinline=True)
 def pos_values(t0, t1, mg, mask, mexc, hope, mk, cat):
     """A position's keep values and conclusion gains, computed once for all their uses: (k, gains)
     with k = kv_t of tale 0 and tale 1, meme known (f) and gone (t): (k0f, k0t, k1f, k1t), and gains
@@ -339,7 +339,7 @@ def vol_t(t0, t1, mg, mask, mexc, hope, mk, cat):
     return t0, t1, mg, banked, k, gains
 
 
-@njit(cache=True, forceinline=True)  # (cached: compiled once on a cold start, kernels.compile_parts)
+@helper(forceinline=True)
 def apply_move(t0, t1, mg, banked, pre, slot, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """One step of `sim` after `pick`: (t0, t1, mg, banked) once the move is played, with that
     position's keep values (pos_values) and conclusion gains."""
@@ -420,7 +420,7 @@ N_NF = SCAN_TOP + 5
 DOWN = np.array([sum(1 << r for r in range(32) if r & ~s == 0) for s in range(32)], dtype=np.int64)
 
 
-@njit(cache=True, forceinline=True)  # (cached: compiled once on a cold start, kernels.compile_parts)
+@helper(forceinline=True)
 def move_values(t0, t1, mg, g0, g1, mga, mgb, kp, nf, ntg, cs, v, r, pc, ex, mask, mexc, hope, mk, cat):
     """The values `pick` gives one card's six moves (index (pre + 1) * 2 + slot; -inf: not a move)
     in position (t0, t1, mg), with the conclusion gains g0, g1, meme-gone flags mga, mgb, keep
@@ -521,7 +521,7 @@ def node_fin(banked, mg, k, v0):
     return banked + (k[1] if mg else k[0]) + (k[3] if mg else k[2]) - v0
 
 
-@njit(cache=True)  # (cached: compiled once on a cold start, kernels.compile_parts)
+@helper()
 def base_tales(st, tbl, seat, pr):
     """The seat's tales after the conclusions greedy play makes before any card (the same for
     every group, so group values start from here)."""
@@ -709,7 +709,7 @@ def same_values(pflt, a, b):
             and pflt[a, P_CONCLUDE_AT] == pflt[b, P_CONCLUDE_AT])
 
 
-@njit(cache=True)  # (cached: a cold start's command compiles it, kernels.compile_parts)
+@helper()
 def pile_sum_cached(st, tbl, seat, owner, pflt, cache):
     """pile_value_sum for `seat` with the parameters of seat `owner`, computed once per turn
     (cache[0..3] values, cache[4..7] filled flags; seats that value alike share)."""
@@ -1310,7 +1310,7 @@ def choose_decide(st, tbl, c, hand, up, pint, pflt, rng, cache, vs, vc, ni, nf):
     return 1 if take_up >= take_down else 0
 
 
-@njit(cache=True, forceinline=True)  # (cached: a cold start's command compiles it, kernels.compile_parts)
+@helper(forceinline=True)
 def choice_sides(st, tbl, c, up, pflt, cache, vs, vc):
     """The `expected` chooser's two sides, by its parameters: (taking the face-up group: V_c(up) - spite x E_s(k),
     taking the face-down one: E_c(k) - spite x V_s(up)), E_x(k) k times the mean one-card value for x of the
