@@ -24,14 +24,11 @@ def compile_parts(encoded):
     rest: analyzer.compile_aside). A signature that no longer matches only costs the helper's time."""
     from numba import types
 
-    from analyzer.games.distance import choices, policies
+    from analyzer.games.distance import policies
 
     st, row, rng, trace, i = types.int64[::1], types.int64[::1], types.uint64[::1], types.int64[:, ::1], types.int64
-    # (count_turn and _penalty: compiled in the kernel's own compile after begin, they balance the two processes)
     return [(engine.begin, (st, rng, row, trace, i)),
             (engine.greedy_turns, (st, i, i, i, i, rng, row, trace)),
             (policies.avoiding_play, (st, i, i, rng, i)),
-            (choices.count_turn, (st, i, i, i, i, i, row, i)),
             (engine._record_misplay, (st, i, i, i, i, i, types.float64, trace, i)),
-            (engine._end_settled, (st, row, trace, i, i, i, i)),
-            (engine._penalty, (st, i, i, rng, row, trace, i))]
+            (engine._end_settled, (st, row, trace, i, i, i, i))]
