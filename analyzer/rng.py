@@ -131,6 +131,14 @@ def shuffle(state, stream, arr, n):
 
 
 @njit(cache=True, inline="always")
+def _partner(key, ctr, n, i):
+    """The position item i swaps with in a shuffle of n items (the swaps go from i = n - 1 down to 1, the stream's
+    draws in that order, from counter ctr): below(i + 1) of draw n - i, computed from the counter without a
+    dependence between draws."""
+    return _scaled(mix64(key + (ctr + np.uint64(n - i)) * GOLDEN), i + 1)
+
+
+@njit(cache=True, inline="always")
 def shuffle_drawn(state, stream, arr, n, draws):
     """The permutation `shuffle` makes, twice as fast for a hot loop: the n - 1 draws are taken first, into
     draws[0 .. n-2] (any int64 scratch the caller can spare), in a loop with no dependence between
@@ -138,7 +146,7 @@ def shuffle_drawn(state, stream, arr, n, draws):
     key = state[2 * stream]
     ctr = state[2 * stream + 1]
     for k in range(n - 1):
-        draws[k] = _scaled(mix64(key + (ctr + np.uint64(k + 1)) * GOLDEN), n - k)  # below(i + 1), i = n - 1 - k
+        draws[k] = _partner(key, ctr, n, n - 1 - k)
     for k in range(n - 1):  # (unsigned indices: no wraparound of negative ones to compute)
         _swap(arr, np.uint64(n - 1 - k), np.uint64(draws[k]))
     state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))
@@ -153,5 +161,5 @@ def swap_partners(state, stream, n, partner):
     key = state[2 * stream]
     ctr = state[2 * stream + 1]
     for i in range(1, n):
-        partner[i] = _scaled(mix64(key + (ctr + np.uint64(n - i)) * GOLDEN), i + 1)
+        partner[i] = _partner(key, ctr, n, i)
     state[2 * stream + 1] = ctr + np.uint64(max(n - 1, 0))
