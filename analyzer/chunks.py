@@ -24,8 +24,8 @@ from analyzer import threads
 
 BLOCK_BYTES = 2 << 20  # a block's rows, every arm's, fit this: 2 MB, past a core's 1 MB of L2 (the fold costs
 # about the same from L3, and each block's call into the kernel, about 20 us, is made half as often: a Noize run at
-# one thread 2-15% faster than with 1 MB blocks in three alternated rounds at load 4-7, 512 KB slower; against main,
-# alternated, 0-3%: docs/performance.md)
+# one thread 2-15% faster than with 1 MB blocks in three alternated rounds in one process at load 4-7, 512 KB slower;
+# against main in fresh processes, five pairs at load 9-11: from 3% faster to 2% slower: docs/performance.md)
 MIN_BLOCK = 64
 SIGNAL_POLL = 0.05  # seconds: how soon the play threads learn of a Ctrl-C
 
