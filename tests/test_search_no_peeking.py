@@ -3,10 +3,8 @@ seat cannot see otherwise (the other hands and the stock, each the same size; ev
 unchanged) leaves its decision, and every random number it drew, unchanged (issue 28)."""
 import numpy as np
 import pytest
-from numba import njit
 
 from analyzer.games.bards import GAME as BARDS
-from analyzer.games.bards import engine as BE
 from analyzer.games.bards import lookahead as BL
 from analyzer.games.bards import search_ops as BOPS
 from analyzer.games.bards.state import S_ACTIVE as BS_ACTIVE
@@ -18,6 +16,7 @@ from analyzer.games.distance.state import S_DRY, S_END, S_TO_MOVE, S_TURNS
 from analyzer.games.search.tree import ROLLOUT_DEFAULT, ROLLOUT_RANDOM
 from analyzer.rng import new_streams
 from analyzer.scenario import from_dict
+from test_bards_search import _dealt  # (a new game at seat 0's first split)
 
 
 def _distance_roots(players, seed, turns):
@@ -63,34 +62,21 @@ def test_distance_search_decides_the_same_whatever_the_hidden_cards(players, see
     assert len(set(decided)) == 1, [d[:2] for d in decided]
 
 
-@njit(cache=True)
-def _bards_deal_and_play(seed, tbl, pint, pflt, turns, order, tr, st, rng, ib, fb, ni, nf):
-    """Battle of the Bards' game 0 dealt and played (every seat's policy) for `turns` turns, then the next seat's
-    turn begun: its split's decision point. Whether the game goes on."""
-    BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False, None)
-    active = np.int64(0)
-    for _ in range(turns):  # (engine.run's turn, as its pieces)
-        if not BE.game_goes_on(st):
-            break
-        BE.begin_turn(st, active, fb, tr, False)
-        up = BE.split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-        active = BE.end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, False, None)
-    if not BE.game_goes_on(st):
-        return False
-    BE.begin_turn(st, active, fb, tr, False)
-    st[BS_ACTIVE] = active
-    return True
-
-
 def _bards_root(rules, seed, turns):
-    """(the root: a Position at the split after `turns` turns, everything the search scratch needs)."""
+    """(the root: a Position at the split after `turns` turns, each seat splitting by its policy through the
+    contract (decisions' row 0, as test_bards_search plays a whole game), everything the search scratch needs)."""
     sc = from_dict({"game": "bards", "games": 1, "seed": seed, "players": 2, "rules": rules,
                     "all_seats": {"policy": "search", "budget": 48}})
     tbl, pint, pflt = sc.arms[0].encoded(BARDS)
-    rng, root, *_ = BL.scratch(tbl, pint, pflt)
-    going = _bards_deal_and_play(np.uint64(seed), tbl, pint, pflt, np.int64(turns), BE.NO_ORDER, BE.NO_TRACE,
-                                 root.st, rng, root.ib, root.fb, root.ni, root.nf)
-    return root, (tbl, pint, pflt), going
+    rng, root, _, _, cand, _, look, _ = BL.scratch(tbl, pint, pflt)
+    _dealt(np.uint64(seed), 0, tbl, pint, pflt, root.st, rng, root.ib, root.fb)
+    look.rng2[:] = rng  # (the chooser's and the plays' draws are the game's own)
+    for _ in range(turns):
+        if BOPS.to_move(root) < 0:
+            break
+        BOPS.decisions(root, BOPS.to_move(root), look.rng2, cand, look)
+        BOPS.apply(root, cand, 0, look)
+    return root, (tbl, pint, pflt), BOPS.to_move(root) >= 0
 
 
 def _bards_copy(root, scratch):
@@ -125,6 +111,8 @@ def test_bards_search_decides_the_same_whatever_the_hidden_cards(rules, seed, tu
         rng = new_streams(seed, 7, 3)
         best = BL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(1), rng, cand, tree, sample, work,
                               look)
+        decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
+    assert len(set(decided)) == 1, [d[:2] for d in decided]
 
 
 def _noize_root(players, hands, bids, seed):
