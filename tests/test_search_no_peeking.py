@@ -31,8 +31,10 @@ def _distance_roots(players, seed, turns):
     no_trace = np.zeros((1, 1), dtype=np.int64)
     DE.begin(st, rng, out, no_trace, np.int64(0))
     zero = np.zeros(2)
-    seat, turn, dry, end = DE.play_turns(st, np.int64(0), np.int64(0), np.int64(0), np.int64(turns), zero, rng, out,
-                                         no_trace, np.int64(0))
+    # (engine.play_turns as the search contract calls it: play_turns is inlined into its callers, and called from here
+    # it was compiled alone, for this file only)
+    seat, turn, dry, end = DOPS.play_turns_out_of_line(st, np.int64(0), np.int64(0), np.int64(0), np.int64(turns), zero,
+                                                       rng, out, no_trace, np.int64(0))
     st[S_TO_MOVE], st[S_TURNS], st[S_DRY], st[S_END] = seat, turn, dry, end
     return st, config, out.shape[0], end == DE.END_NONE
 
@@ -236,7 +238,7 @@ def test_fightsong_search_decides_the_same_whatever_the_hidden_cards(players, se
             # the cards on the table between ids of a kind: the real game's cards stay where they are)
             FOPS.deal_unknown(root.st, root.rg, root.hand, cfg.tables.gp_kind, seat, new_streams(1000 + other_deal, 0, 8),
                               1 + seat, pos.st, pos.rg, pos.hand, scratch.pool, scratch.known_by, scratch.ruled_out,
-                              True)
+                              True, False)  # (sort_pool given, as the kernels give it: their specialisation)
             assert not np.array_equal(pos.hand, root.hand) and np.array_equal(pos.hand[:, seat], root.hand[:, seat])
             pos, scratch = fresh(pos)
         rng = new_streams(seed, 7, 1 + players)
