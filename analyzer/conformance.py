@@ -91,28 +91,29 @@ def summary_state(result):
     return out
 
 
-def threads_and_chunks_do_not_change_results(name):
+def threads_and_chunks_do_not_change_results(name, games=1200):
     """results depend on the scenario, the seed and the game index only (threads, chunk sizes)"""
     game = get_game(name)
-    raw = mixed_raw(game, game.max_players, games=1200)
+    raw = mixed_raw(game, game.max_players, games=games)
     before = used_threads()
     with tempfile.TemporaryDirectory(prefix="analyzer-conformance-") as tmp:
         a, b = Path(tmp) / "a", Path(tmp) / "b"
         try:
-            one = run(from_dict(raw), threads=1, chunk_size=1200, progress=False, keep_games_dir=a)
-            two = run(from_dict(raw), threads=min(2, most_threads()), chunk_size=307, progress=False,
+            one = run(from_dict(raw), threads=1, chunk_size=games, progress=False, keep_games_dir=a)
+            # (four chunks, the last one shorter: 307 for 1,200 games)
+            two = run(from_dict(raw), threads=min(2, most_threads()), chunk_size=games // 4 + 7, progress=False,
                       keep_games_dir=b)
         finally:
             used_threads(before)
         for x, y in zip(summary_state(one), summary_state(two), strict=True):
-            assert x[0] == y[0] == 1200
+            assert x[0] == y[0] == games
             assert np.array_equal(x[1], y[1]) and np.array_equal(x[2], y[2]), "the sums differ"
             assert x[3].keys() == y[3].keys() and all(np.array_equal(x[3][k], y[3][k]) for k in x[3]), \
                 "the histograms differ"
             assert x[4] == y[4], "the example games differ"
         rows_a = pq.read_table(a / "games.parquet").to_pandas()
         rows_b = pq.read_table(b / "games.parquet").to_pandas()
-    assert rows_a.equals(rows_b) and len(rows_a) == 1200, "the games' rows differ"
+    assert rows_a.equals(rows_b) and len(rows_a) == games, "the games' rows differ"
     other = run(from_dict({**raw, "seed": SEED + 1}), progress=False)
     assert not np.array_equal(other.groups[0].summary.sums, one.groups[0].summary.sums), "another seed, same games"
 

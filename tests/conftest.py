@@ -25,17 +25,30 @@ def test_games():
         unregister(name)
 
 
-# the longest test files (seconds of a whole run, measured): started first, so that the two test processes of
-# `make test` (pytest-xdist, a file per process) finish together rather than one waiting on the other's last
-# long file (a 5% shorter run, simulated on measured file times); the rest keep their order
-LONGEST_FIRST = ["test_report_answers.py", "test_signals.py", "test_summary_digests.py", "test_interrupts.py",
-                 "test_api.py", "test_skill.py", "test_comparisons.py", "test_report_escaping.py",
-                 "test_distributed.py", "test_bad_input_properties.py", "test_noize_search.py", "test_tune.py"]
+# the longest test files of a cold run (make test on a fresh clone), longest first: the files that first need most
+# kernels (their compiles, tests/compile_log.py) and the longest warm files, by seconds of CPU measured (tests33:
+# a cold run's compile log, each file's CPU in a process of its own). Started first, so that the two test processes
+# of `make test` (pytest-xdist, a file per process) compile early and finish together rather than one waiting on the
+# other's last long file; the rest keep their order. pytest-xdist hands the files out in this order only with its
+# reordering by test count off (pytest_configure): with it on, as it is by default, this list was ignored and the
+# files with the most test cases went first (test_schema, test_bad_inputs, test_threads, test_conformance, ...)
+LONGEST_FIRST = ["test_conformance.py", "test_idle_settings.py", "test_search_no_peeking.py", "test_signals.py",
+                 "test_report_answers.py", "test_bards_profile.py", "test_bad_input_properties.py",
+                 "test_noize_search.py", "test_interrupts.py", "test_summary_digests.py", "test_api.py",
+                 "test_comparisons.py", "test_bards_lookahead.py", "test_report_escaping.py", "test_tune.py",
+                 "test_skill.py", "test_distance_search.py", "test_distributed.py"]
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):  # (pytest-xdist >= 3.8)
+        config.option.loadscopereorder = False
 
 
 def pytest_collection_modifyitems(items):
     rank = {name: i for i, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))  # (a stable sort)
+
+
 # ANALYZER_COMPILE_LOG=path: every numba compile of the run, a line per compile appended to path (tab-separated:
 # worker, test, seconds of CPU, function, signature), to find the tests that compile what no other test needs
 # (tests/compile_log.py; `python tests/compile_log.py --suite path` sums the lines up).
@@ -64,6 +77,10 @@ if os.environ.get("ANALYZER_COMPILE_NEEDS"):
         files = ",".join(sorted({item.nodeid.split("::")[0] for item in session.items}))
         with open(os.environ["ANALYZER_COMPILE_NEEDS"], "a") as out:
             for d in gc.get_objects():
-                if isinstance(d, Dispatcher):
-                    name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
-                    out.writelines(f"{files}\t{name}\t({', '.join(map(str, sig))})\n" for sig in d.overloads)
+                try:
+                    if not isinstance(d, Dispatcher):
+                        continue
+                except ReferenceError:  # (a weak proxy to an object gone: test_jit_setup leaves some)
+                    continue
+                name = f"{d.py_func.__module__}.{d.py_func.__qualname__}"
+                out.writelines(f"{files}\t{name}\t({', '.join(map(str, sig))})\n" for sig in d.overloads)

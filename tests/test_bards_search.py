@@ -17,7 +17,7 @@ from analyzer.games.bards.state import O_HAND, O_PILE, S_ACTIVE, S_N, S_POS, S_T
 from analyzer.rng import new_streams
 
 
-@njit
+@njit(cache=True)
 def _dealt(seed, game, tbl, pint, pflt, st, rng, ib, fb):
     """A new game at seat 0's first split (the search's root)."""
     E.deal(seed, game, tbl, pint, pflt, E.NO_ORDER, st, rng, ib, E.NO_TRACE, False, None)

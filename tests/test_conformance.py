@@ -24,9 +24,11 @@ GAMES = game_names() + list(TEST_GAMES)
 pytestmark = pytest.mark.usefixtures("test_games")
 
 
+# (check-game plays 1,200 deals; 300 here, in four chunks against one: a kernel whose games depend on where its block
+# starts still fails it, every game)
 @pytest.mark.parametrize("name", GAMES)
 def test_threads_and_chunks_do_not_change_results(name):
-    C.threads_and_chunks_do_not_change_results(name)
+    C.threads_and_chunks_do_not_change_results(name, games=300)
 
 
 @pytest.mark.parametrize("name", GAMES)

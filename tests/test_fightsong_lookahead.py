@@ -189,7 +189,7 @@ def test_a_redeal_keeps_what_the_seat_knows_and_moves_only_cards_it_does_not():
         for _ in range(5):
             sst, srg, shand = st.copy(), rg.copy(), hand.copy()
             SO.deal_unknown(st, rg, hand, gp_kind, seat, rng, 1 + seat, sst, srg, shand, pool, known_by, ruled_out,
-                            True)
+                            True, False)  # (sort_pool given, as the kernels give it: their specialisation)
             unknown_before, unknown_after, ruled = [], [], []
             for layer in range(2):
                 for o in range(4):

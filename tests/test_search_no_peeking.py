@@ -3,10 +3,8 @@ seat cannot see otherwise (the other hands and the stock, each the same size; ev
 unchanged) leaves its decision, and every random number it drew, unchanged (issue 28)."""
 import numpy as np
 import pytest
-from numba import njit
 
 from analyzer.games.bards import GAME as BARDS
-from analyzer.games.bards import engine as BE
 from analyzer.games.bards import lookahead as BL
 from analyzer.games.bards import search_ops as BOPS
 from analyzer.games.bards.state import S_ACTIVE as BS_ACTIVE
@@ -18,6 +16,7 @@ from analyzer.games.distance.state import S_DRY, S_END, S_TO_MOVE, S_TURNS
 from analyzer.games.search.tree import ROLLOUT_DEFAULT, ROLLOUT_RANDOM
 from analyzer.rng import new_streams
 from analyzer.scenario import from_dict
+from test_bards_search import _dealt  # (a new game at seat 0's first split)
 
 
 def _distance_roots(players, seed, turns):
@@ -32,8 +31,10 @@ def _distance_roots(players, seed, turns):
     no_trace = np.zeros((1, 1), dtype=np.int64)
     DE.begin(st, rng, out, no_trace, np.int64(0))
     zero = np.zeros(2)
-    seat, turn, dry, end = DE.play_turns(st, np.int64(0), np.int64(0), np.int64(0), np.int64(turns), zero, rng, out,
-                                         no_trace, np.int64(0))
+    # (engine.play_turns as the search contract calls it: play_turns is inlined into its callers, and called from here
+    # it was compiled alone, for this file only)
+    seat, turn, dry, end = DOPS.play_turns_out_of_line(st, np.int64(0), np.int64(0), np.int64(0), np.int64(turns), zero,
+                                                       rng, out, no_trace, np.int64(0))
     st[S_TO_MOVE], st[S_TURNS], st[S_DRY], st[S_END] = seat, turn, dry, end
     return st, config, out.shape[0], end == DE.END_NONE
 
@@ -63,34 +64,21 @@ def test_distance_search_decides_the_same_whatever_the_hidden_cards(players, see
     assert len(set(decided)) == 1, [d[:2] for d in decided]
 
 
-@njit(cache=True)
-def _bards_deal_and_play(seed, tbl, pint, pflt, turns, order, tr, st, rng, ib, fb, ni, nf):
-    """Battle of the Bards' game 0 dealt and played (every seat's policy) for `turns` turns, then the next seat's
-    turn begun: its split's decision point. Whether the game goes on."""
-    BE.deal(seed, 0, tbl, pint, pflt, order, st, rng, ib, tr, False, None)
-    active = np.int64(0)
-    for _ in range(turns):  # (engine.run's turn, as its pieces)
-        if not BE.game_goes_on(st):
-            break
-        BE.begin_turn(st, active, fb, tr, False)
-        up = BE.split(st, tbl, active, pint, pflt, rng, fb, ni, nf)
-        active = BE.end_turn(st, tbl, active, up, pint, pflt, rng, ib, fb, ni, nf, tr, False, None)
-    if not BE.game_goes_on(st):
-        return False
-    BE.begin_turn(st, active, fb, tr, False)
-    st[BS_ACTIVE] = active
-    return True
-
-
 def _bards_root(rules, seed, turns):
-    """(the root: a Position at the split after `turns` turns, everything the search scratch needs)."""
+    """(the root: a Position at the split after `turns` turns, each seat splitting by its policy through the
+    contract (decisions' row 0, as test_bards_search plays a whole game), everything the search scratch needs)."""
     sc = from_dict({"game": "bards", "games": 1, "seed": seed, "players": 2, "rules": rules,
                     "all_seats": {"policy": "search", "budget": 48}})
     tbl, pint, pflt = sc.arms[0].encoded(BARDS)
-    rng, root, *_ = BL.scratch(tbl, pint, pflt)
-    going = _bards_deal_and_play(np.uint64(seed), tbl, pint, pflt, np.int64(turns), BE.NO_ORDER, BE.NO_TRACE,
-                                 root.st, rng, root.ib, root.fb, root.ni, root.nf)
-    return root, (tbl, pint, pflt), going
+    rng, root, _, _, cand, _, look, _ = BL.scratch(tbl, pint, pflt)
+    _dealt(np.uint64(seed), 0, tbl, pint, pflt, root.st, rng, root.ib, root.fb)
+    look.rng2[:] = rng  # (the chooser's and the plays' draws are the game's own)
+    for _ in range(turns):
+        if BOPS.to_move(root) < 0:
+            break
+        BOPS.decisions(root, BOPS.to_move(root), look.rng2, cand, look)
+        BOPS.apply(root, cand, 0, look)
+    return root, (tbl, pint, pflt), BOPS.to_move(root) >= 0
 
 
 def _bards_copy(root, scratch):
@@ -125,6 +113,8 @@ def test_bards_search_decides_the_same_whatever_the_hidden_cards(rules, seed, tu
         rng = new_streams(seed, 7, 3)
         best = BL.search_tree(pos, np.int64(48), 0.7, np.int64(rollout), np.int64(1), rng, cand, tree, sample, work,
                               look)
+        decided.append((best, tuple(cand[best]), tuple(rng), tree[0].tobytes(), tree[2].tobytes()))
+    assert len(set(decided)) == 1, [d[:2] for d in decided]
 
 
 def _noize_root(players, hands, bids, seed):
@@ -248,7 +238,7 @@ def test_fightsong_search_decides_the_same_whatever_the_hidden_cards(players, se
             # the cards on the table between ids of a kind: the real game's cards stay where they are)
             FOPS.deal_unknown(root.st, root.rg, root.hand, cfg.tables.gp_kind, seat, new_streams(1000 + other_deal, 0, 8),
                               1 + seat, pos.st, pos.rg, pos.hand, scratch.pool, scratch.known_by, scratch.ruled_out,
-                              True)
+                              True, False)  # (sort_pool given, as the kernels give it: their specialisation)
             assert not np.array_equal(pos.hand, root.hand) and np.array_equal(pos.hand[:, seat], root.hand[:, seat])
             pos, scratch = fresh(pos)
         rng = new_streams(seed, 7, 1 + players)
