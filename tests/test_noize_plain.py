@@ -32,8 +32,8 @@ def _encoded(raw):
 @pytest.mark.parametrize("name", CASES)
 def test_the_plain_path_plays_the_games_of_the_general_kernel(name):
     enc, players = _encoded(CASES[name])
-    rules, _, pol, par, _, _, seat_rows, _ = enc
-    assert P.applies(rules, pol, par, seat_rows)
+    rules, _, _, par, _, _, seat_rows, _ = enc
+    assert P.applies(rules, par, seat_rows)
     for seed, first, games in ((3, 0, 1500), (11, 123_456_789, 700)):
         plain = np.full((games, len(GAME.columns(players))), -7, dtype=np.int64)
         general = plain.copy()
@@ -47,24 +47,20 @@ def test_the_plain_path_plays_the_games_of_the_general_kernel(name):
         assert (plain != -7).all() and plain[:, GAME.columns(players).index("length")].mean() > 2
 
 
-def test_only_a_plain_table_takes_the_plain_path():
+def test_only_a_plain_table_takes_the_plain_path(monkeypatch):
     for raw in ({"players": 4, "all_seats": {"policy": "threshold"}},  # bluffs (the default 0.1)
                 {"players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0},
                  "seats": {"2": {"policy": "random"}}}):
         enc, _ = _encoded(raw)
-        rules, _, pol, par, _, _, seat_rows, _ = enc
-        assert not P.applies(rules, pol, par, seat_rows)
+        rules, _, _, par, _, _, seat_rows, _ = enc
+        assert not P.applies(rules, par, seat_rows)
     enc, _ = _encoded(CASES["4p as noize.c"])
-    rules, _, pol, par, _, _, seat_rows, _ = enc
+    rules, _, _, par, _, _, seat_rows, _ = enc
     counting = rules.copy()
     counting[E.R_COUNT] = 1
-    assert not P.applies(counting, pol, par, seat_rows)
+    assert not P.applies(counting, par, seat_rows)
     # the batch entry chooses it for a plain table (run_batch: kernels.batch)
     chosen = []
-    real = P.batch
-    try:
-        P.batch = lambda *a: chosen.append(1)
-        K.batch(np.uint64(1), 0, *enc, np.zeros((4, 1), dtype=np.int64))
-    finally:
-        P.batch = real
+    monkeypatch.setattr(P, "batch", lambda *a: chosen.append(1))
+    K.batch(np.uint64(1), 0, *enc, np.zeros((4, 1), dtype=np.int64))
     assert chosen == [1]

@@ -10,7 +10,7 @@ def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, fi
     same games)."""
     if lookahead.uses_lookahead(pol):
         kernel = lookahead.batch_look
-    elif plain.applies(rules, pol, par, seat_rows):
+    elif plain.applies(rules, par, seat_rows):
         kernel = plain.batch
     else:
         kernel = engine.batch

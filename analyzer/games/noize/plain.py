@@ -19,7 +19,7 @@ from analyzer.rng import reset_streams
 from analyzer.threads import run_in_blocks
 
 
-def applies(rules, pol, par, seat_rows):
+def applies(rules, par, seat_rows):
     """Whether a batch of these settings is plain: every seat has a row of tabulated moves (so it plays threshold and
     avoids nothing) and never bluffs, and no decision is counted (analyzer profile)."""
     return (rules[E.R_COUNT] == 0 and bool((seat_rows >= 0).all())
