@@ -4,8 +4,9 @@ For each case: warm games per second of the batch kernel alone and of the whole 
 streaming summaries), on every core numba uses, each the best of REPEATS runs. Then, per game, in
 fresh processes with an empty numba cache directory: the cold start (compiling its kernels), and once
 the cache is warm, the start until a small run's games are played and the same run with its report. `--only start`
-runs just the start-up figures. With a C compiler, the Noize and Distance cases are also timed against the
-hand-written C programs ../shared/reference/noize.c and distance.c (C_REFERENCES), built and timed in the same
+runs just the start-up figures; `--only skill` the cold start of each game's skill scenario (every level's kernels:
+minutes in all, never in a plain `make bench`). With a C compiler, the Noize and Distance cases are also timed against
+the hand-written C programs ../shared/reference/noize.c and distance.c (C_REFERENCES), built and timed in the same
 run at 1 and 2 threads, alternated with the analyzer's case at the same thread count (the machine is shared:
 only same-run ratios compare).
 Then, per game with a `search` policy, the tree search's speed at SEARCH_BUDGETS: decisions and playouts per
@@ -247,6 +248,15 @@ def _timed(cmd, env):
     return time.perf_counter() - t
 
 
+SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "scenarios")
+# (game, scenario) timed for the start-up figures: one plain scenario per game, and each game's skill scenario
+START_SCENARIOS = (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml"), ("distance", "distance-policies.toml"),
+                   ("fightsong", "fightsong-4p.toml"))
+SKILL_START_SCENARIOS = (("noize", "noize-first-player-by-skill.toml"), ("bards", "bards-first-player-by-skill.toml"),
+                         ("distance", "distance-first-player-by-skill.toml"),
+                         ("fightsong", "fightsong-first-team-by-skill.toml"))
+
+
 def run_bench(games=1_000_000, only=None):
     from analyzer.games import game_names
 
@@ -269,16 +279,16 @@ def run_bench(games=1_000_000, only=None):
         print(f"{name:40s} {decisions:15,.0f} {playouts:13,.0f} {per_game:10.1f}", flush=True)
     if not only or "tune" in only:
         tune_speed()
+    if only and "skill" in only:
+        skill_start_times()
     if only and "start" not in only:
         return
-    root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
-    for game, scenario in (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml"),
-                           ("distance", "distance-policies.toml"), ("fightsong", "fightsong-4p.toml")):
+    for game, scenario in START_SCENARIOS:
         if game not in game_names():
             continue
         with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
             env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            path = os.path.join(root, scenario)
+            path = os.path.join(SCENARIOS, scenario)
             cmd = [sys.executable, "-m", "analyzer.cli", "run", path, "--games", "1000", "-q", "--out", out]
             cold = _timed(cmd, env)
             warm = min(_timed(cmd, env) for _ in range(3))
@@ -286,3 +296,19 @@ def run_bench(games=1_000_000, only=None):
             print(f"{game}: cold start, compiling its kernels (1,000-game run + report): {cold:6.2f} s")
             print(f"{game}: cached start, until the 1,000 games are played (best of 3): {play:6.2f} s")
             print(f"{game}: the same run with its report, warm cache (best of 3):      {warm:6.2f} s")
+
+
+def skill_start_times():
+    """Each game's skill scenario (every skill level's kernels: lookahead and search too), 100 deals with its report,
+    in a fresh process with an empty numba cache: the cold start a designer waits for the first time they ask whether
+    skill changes the answer (minutes in all, so only with `--only skill`)."""
+    from analyzer.games import game_names
+
+    for game, scenario in SKILL_START_SCENARIOS:
+        if game not in game_names():
+            continue
+        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            cmd = [sys.executable, "-m", "analyzer.cli", "run", os.path.join(SCENARIOS, scenario), "--games", "100",
+                   "-q", "--out", out]
+            print(f"{game}: cold start of {scenario} (100 deals + report): {_timed(cmd, env):6.2f} s", flush=True)
