@@ -20,6 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -257,6 +258,15 @@ SKILL_START_SCENARIOS = (("noize", "noize-first-player-by-skill.toml"), ("bards"
                          ("fightsong", "fightsong-first-team-by-skill.toml"))
 
 
+@contextmanager
+def _fresh_run(scenario, games):
+    """(command, environment) of `analyzer run` on a shipped scenario in a fresh process with an empty numba cache
+    (kept for the block, so that the command run again starts cached) and a scratch report folder."""
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+        yield ([sys.executable, "-m", "analyzer.cli", "run", os.path.join(SCENARIOS, scenario), "--games", str(games),
+                "-q", "--out", out], {**os.environ, "NUMBA_CACHE_DIR": cache})
+
+
 def run_bench(games=1_000_000, only=None):
     from analyzer.games import game_names
 
@@ -286,13 +296,11 @@ def run_bench(games=1_000_000, only=None):
     for game, scenario in START_SCENARIOS:
         if game not in game_names():
             continue
-        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            path = os.path.join(SCENARIOS, scenario)
-            cmd = [sys.executable, "-m", "analyzer.cli", "run", path, "--games", "1000", "-q", "--out", out]
+        with _fresh_run(scenario, 1000) as (cmd, env):
             cold = _timed(cmd, env)
             warm = min(_timed(cmd, env) for _ in range(3))
-            play = min(_timed([sys.executable, "-c", START_PROBE, path], env) for _ in range(3))
+            probe = [sys.executable, "-c", START_PROBE, os.path.join(SCENARIOS, scenario)]
+            play = min(_timed(probe, env) for _ in range(3))
             print(f"{game}: cold start, compiling its kernels (1,000-game run + report): {cold:6.2f} s")
             print(f"{game}: cached start, until the 1,000 games are played (best of 3): {play:6.2f} s")
             print(f"{game}: the same run with its report, warm cache (best of 3):      {warm:6.2f} s")
@@ -307,8 +315,5 @@ def skill_start_times():
     for game, scenario in SKILL_START_SCENARIOS:
         if game not in game_names():
             continue
-        with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-            cmd = [sys.executable, "-m", "analyzer.cli", "run", os.path.join(SCENARIOS, scenario), "--games", "100",
-                   "-q", "--out", out]
+        with _fresh_run(scenario, 100) as (cmd, env):
             print(f"{game}: cold start of {scenario} (100 deals + report): {_timed(cmd, env):6.2f} s", flush=True)
