@@ -1,4 +1,4 @@
-"""How the analyzer sets numba up before its kernels are defined: the cache folder, and two changes to how
+"""How the analyzer sets numba up before its kernels are defined: the cache folder, and the changes to how
 numba compiles. Imported by every module that defines kernels (analyzer.games, analyzer.fold,
 analyzer.rng) before it does; `import analyzer` itself stays light, so that the `analyzer` command is in
 charge of Ctrl-C from its first moments (analyzer/__main__.py)."""
@@ -9,7 +9,7 @@ import threading
 from contextlib import contextmanager
 from pathlib import Path
 
-from analyzer import __version__
+from analyzer import __version__, jit_deferred
 
 
 def _numba_cache_dir():
@@ -165,6 +165,10 @@ def _compile_constants_once():
 
 
 _compile_constants_once()
+
+# machine code only for what Python runs (analyzer/jit_deferred.py); before the next change, whose frame then holds
+# the whole of a call's compile, this one's included
+jit_deferred.install()
 
 STACK_SLOTS = 2 ** 16  # locals of the frame a compile starts from (512 KB: its chunk is 1 MB, half of it free)
 

@@ -42,6 +42,7 @@ LAYERS = (
     "analyzer.errors | analyzer.rng | analyzer.compile_aside",  # compile_aside: a cold start's compiles on two cores
     "analyzer.textfiles | analyzer.interrupts | analyzer.stats | analyzer.threads | analyzer.jit_setup"
     " | analyzer.prefetch | analyzer.ratings",
+    "analyzer.jit_deferred",  # how numba makes machine code (installed by jit_setup)
     "analyzer",  # __version__; the API's names are looked up in analyzer.api on first use (not imported here)
 )
 
