@@ -28,6 +28,12 @@ import threading
 
 import llvmlite.binding as ll
 
+# Rounds of LLVM's full pipeline over a library made into machine code. numba's way gave a callee's code two or more
+# (its own library's, then each caller's); with one, Bring the Noize's lookahead kernel ran 5% slower than numba's
+# way (202,470 against 191,517 ns a game), with two 3% faster (184,867), the other kernels alike either way; the
+# second round costs 0.1-2.8 s of compile CPU a kernel (docs/performance.md, the eleventh session).
+FULL_ROUNDS = 2
+
 IR_KIND = "analyzer-ir"  # numba's cache entry of a deferred library: (name, IR_KIND, bitcode)
 
 
@@ -97,8 +103,9 @@ def install():
         with global_compiler_lock:
             if not is_deferred(self):
                 return
-            full, full_builder = self._codegen._module_pass_manager()
-            full.run(self._final_module, full_builder)
+            for _ in range(FULL_ROUNDS):
+                full, full_builder = self._codegen._module_pass_manager()  # (a pass manager runs once)
+                full.run(self._final_module, full_builder)
             self._final_module.verify()
             self._finalize_final_module()
             self._analyzer_deferred = False
