@@ -7,20 +7,24 @@ again and compile it again, once per level of callers. Here a library is finalis
 callees linked in, numba's cheap module pass, which inlines so that reference-count pruning sees both ends of a
 reference) and is left as IR: "deferred". Its full optimisation and its machine code are made when Python first calls
 one of its functions (Dispatcher._compile_for_args, the way of any call whose signature has no machine code yet), or
-when anything asks for an address in it. A kernel's library then optimises its callees' IR once, with it.
+when anything asks for an address in it. A kernel's library then optimises its callees' IR with its own, once for all
+(FULL_ROUNDS rounds of the full pipeline), and no library is compiled to machine code that nothing runs.
 
-- Measured (one process compiling a bench case's batch kernel, empty cache, CPU seconds, numba's way first):
-  Battle of the Bards' greedy kernel 13.45 -> 10.16 s, The Distance's 14.11 -> 11.60, Fight Song's 5.24 -> 4.43,
-  Fight Song's lookahead 60.32 -> 43.82; the games' rows the same (checksums), the kernels' speed the same or better
-  (docs/performance.md, issue 30's eleventh session).
+- Measured (one process compiling a bench case's batch kernel from an empty cache, CPU seconds, numba's way first,
+  two pairs alternated): Battle of the Bards' greedy kernel 13.59, 13.23 -> 11.52, 11.25 s; The Distance's 13.75,
+  14.45 -> 13.03, 12.72; Fight Song's lookahead 57.15, 59.15 -> 40.30, 41.97; Bring the Noize's lookahead 27.08,
+  26.73 -> 23.88, 24.67; Fight Song's greedy 5.49, 5.20 -> 5.52, 5.54 (it links little). The games' rows are the
+  same (checksums), the kernels as fast within the noise of such pairs, about 3% (docs/performance.md, issue 30's
+  eleventh session).
 - numba's cache: a deferred library is cached as its IR (kind "analyzer-ir"; numba's own entries hold the object code
   and the IR) and loaded as deferred; a compile for a call from Python makes the machine code before numba caches it,
   so a kernel is cached with its machine code and a warm start loads it as before. A function compiled first for a
   caller (or by compile_aside's jobs, which do not call) and called from Python later is cached again then.
 - A function's environment (a global numba sets to a Python object when its code is loaded) is set once code that
   holds it is in the engine: a deferred function's own library never is, its callers' are.
-Results are unchanged: the same IR goes through the same passes, the callees' full pipeline run once instead of once
-per library (golden tests, summary digests; tests/test_jit_deferred.py).
+Results are unchanged: LLVM's passes keep every integer and floating-point result (no kernel is compiled with
+fast-math), so only the speed of the code can differ (golden tests, summary digests, every shipped scenario's
+summary.csv; tests/test_jit_deferred.py shows the mechanism).
 """
 from __future__ import annotations
 
