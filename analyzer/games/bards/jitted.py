@@ -4,7 +4,9 @@ numba compiles a CPython entry with every jitted function so that Python can cal
 (engine.run) and the functions the rules tests call from Python need one; for the other helpers that
 entry was about 8% of Bards' cold compile (numba's own `@overload` functions go without it too).
 Calling a `helper` from Python raises TypeError instead of calling an entry that does not exist.
-Helpers are not cached on their own: the library of the cached kernel holds their code.
+Helpers are cached on their own, as IR (analyzer/jit_deferred.py: nothing runs a helper's own machine code, so it
+has none): two processes compiling kernels that call the same helpers (a cold start's two, the test suite's) compile
+them once.
 """
 import numba
 from numba.core.registry import CPUDispatcher
@@ -28,6 +30,8 @@ def helper(**options):
         return numba.njit(**options)
 
     def compile_on_first_call(func):
-        return _JittedCallersOnly(func, targetoptions={
+        dispatcher = _JittedCallersOnly(func, targetoptions={
             "nopython": True, "no_cpython_wrapper": True, "no_cfunc_wrapper": True, **options})
+        dispatcher.enable_caching()
+        return dispatcher
     return compile_on_first_call
