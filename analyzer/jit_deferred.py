@@ -34,8 +34,9 @@ import llvmlite.binding as ll
 
 # Rounds of LLVM's full pipeline over a library made into machine code. numba's way gave a callee's code two or more
 # (its own library's, then each caller's); with one, Bring the Noize's lookahead kernel ran 5% slower than numba's
-# way (202,470 against 191,517 ns a game), with two 3% faster (184,867), the other kernels alike either way; the
-# second round costs 0.1-2.8 s of compile CPU a kernel (docs/performance.md, the eleventh session).
+# way (202,470 against 191,517 ns a game), with two as fast (184,867; in later pairs 187,042 and 189,657 against
+# 185,561 and 185,314), the other kernels alike either way; the second round costs 0.1-2.8 s of compile CPU a
+# kernel (docs/performance.md, the eleventh session).
 FULL_ROUNDS = 2
 
 IR_KIND = "analyzer-ir"  # numba's cache entry of a deferred library: (name, IR_KIND, bitcode)
