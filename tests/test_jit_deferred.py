@@ -1,6 +1,7 @@
 """analyzer/jit_deferred.py: a jitted function gets machine code only when Python calls it; until then its callers
-hold its code. These tests show a callee left as IR, a callee called from Python later, exceptions raised in a
-deferred callee, and numba's cache across processes (IR first, machine code once called)."""
+hold its code. These tests show a callee left as IR, a callee called from Python later (and a kernel compiled after
+that), exceptions raised in a deferred callee, and numba's cache across processes (IR first, machine code once
+called)."""
 import os
 import subprocess
 import sys
@@ -30,7 +31,8 @@ def _pair():
     return callee, kernel
 
 
-def _library(dispatcher):
+def _only_compile(dispatcher):
+    """The dispatcher's one compile (numba's CompileResult)."""
     (cres,) = dispatcher.overloads.values()
     return cres
 
@@ -38,8 +40,8 @@ def _library(dispatcher):
 def test_a_callee_stays_ir_and_the_kernel_python_calls_holds_its_code():
     callee, kernel = _pair()
     assert kernel(4) == sum(3 * i + 1 for i in range(4)) + 13
-    assert not jit_deferred.is_deferred(_library(kernel).library)
-    cres = _library(callee)
+    assert not jit_deferred.is_deferred(_only_compile(kernel).library)
+    cres = _only_compile(callee)
     assert jit_deferred.is_deferred(cres.library), "compiled for the kernel only: no machine code of its own"
     assert isinstance(cres.entry_point, jit_deferred.DeferredEntry)
 
@@ -48,7 +50,7 @@ def test_a_callee_called_from_python_later_gets_its_machine_code_then():
     callee, kernel = _pair()
     kernel(2)
     assert callee(5) == 16
-    cres = _library(callee)
+    cres = _only_compile(callee)
     assert not jit_deferred.is_deferred(cres.library)
     assert not isinstance(cres.entry_point, jit_deferred.DeferredEntry)
     assert callee(6) == 19  # (now through numba's own dispatch)
@@ -66,7 +68,7 @@ def test_exceptions_raised_in_a_deferred_callee_reach_python():
         kernel(-1)
     with pytest.raises(ValueError, match="too large"):
         kernel(1001)
-    assert jit_deferred.is_deferred(_library(callee).library)
+    assert jit_deferred.is_deferred(_only_compile(callee).library)
 
 
 MODULE = """
