@@ -187,8 +187,9 @@ def install():
             return entry
         # compiled earlier for jitted callers only, or compiled (or loaded) and made into machine code just now
         with global_compiler_lock:
-            key, cres = next(((k, c) for k, c in self.overloads.items()
-                              if c.entry_point is entry or c.fndesc is entry.fndesc), (None, None))
+            # (by its fndesc, which the placeholder and the compile share, whether it is still the placeholder or
+            # has been given its machine code since)
+            key, cres = next(((k, c) for k, c in self.overloads.items() if c.fndesc is entry.fndesc), (None, None))
             if cres is None:  # (not an overload of this dispatcher's: no other numba path hands one out)
                 raise RuntimeError(f"{entry.fndesc.qualname}: no overload holds the entry numba returned")
             if isinstance(cres.entry_point, DeferredEntry):
