@@ -35,9 +35,18 @@ import llvmlite.binding as ll
 # Rounds of LLVM's full pipeline over a library made into machine code. numba's way gave a callee's code two or more
 # (its own library's, then each caller's); with one, Bring the Noize's lookahead kernel ran 5% slower than numba's
 # way (202,470 against 191,517 ns a game), with two as fast (184,867; in later pairs 187,042 and 189,657 against
-# 185,561 and 185,314), the other kernels alike either way; the second round costs 0.1-2.8 s of compile CPU a
-# kernel (docs/performance.md, the eleventh session).
+# 185,561 and 185,314); the second round costs 0.1-2.8 s of compile CPU a kernel (docs/performance.md, the eleventh
+# session). Kernels measured as fast with one round say so (optimise_once): their cold start is that much shorter.
 FULL_ROUNDS = 2
+_ONE_ROUND = set()  # the dispatchers of those kernels
+
+
+def optimise_once(*kernels):
+    """Give these kernels (jitted functions that Python calls) one round of the full pipeline, not FULL_ROUNDS: for
+    kernels measured as fast with one (docs/performance.md, issue 30's twelfth session). Their results are the same
+    either way (see the module's docstring); only the speed of their code could differ."""
+    _ONE_ROUND.update(kernels)
+
 
 IR_KIND = "analyzer-ir"  # numba's cache entry of a deferred library: (name, IR_KIND, bitcode)
 
@@ -103,12 +112,12 @@ def install():
         self._analyzer_deferred = True
         self._finalized = True
 
-    def make_machine_code(self):
+    def make_machine_code(self, rounds=FULL_ROUNDS):
         """The rest of numba's finalize: the full module pipeline, then machine code in the engine."""
         with global_compiler_lock:
             if not is_deferred(self):
                 return
-            for _ in range(FULL_ROUNDS):
+            for _ in range(rounds):
                 full, full_builder = self._codegen._module_pass_manager()  # (a pass manager runs once)
                 full.run(self._final_module, full_builder)
             self._final_module.verify()
@@ -160,7 +169,7 @@ def install():
     def with_machine_code(dispatcher_, cres):
         """cres with its library made into machine code and a Python entry point."""
         entry = cres.entry_point
-        make_machine_code(entry.library)
+        make_machine_code(entry.library, 1 if dispatcher_ in _ONE_ROUND else FULL_ROUNDS)
         cfunc = numba_get_executable(dispatcher_.targetctx, entry.library, entry.fndesc, entry.env)
         # jitted callers typed from now on find the function by its entry point: register the new one as numba did
         # the placeholder (typed_passes.NativeLowering, Dispatcher.compile)

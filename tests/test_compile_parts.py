@@ -1,5 +1,5 @@
 """A game's compile parts (Game.extra["compile_parts"], analyzer.runner's warm-up) are the signatures its batch kernel
-calls: a part that went stale (the kernel now calls it with other types) would compile for nothing on a cold start,
+calls (or the kernel's own, for Noize): a part that went stale (the kernel now calls it with other types) would compile for nothing on a cold start,
 beside the kernel's own compile of the callee. The kernel is typed, not compiled (numba's untyped passes and its type
 inference only: a few seconds of CPU for both games): the calls it makes to jitted functions are read from its call types. The callees'
 compiles it needs are in the cache once any test has played the game (the same kernels, small runs)."""
@@ -10,9 +10,12 @@ from numba.core.compiler_machinery import FunctionPass, PassManager, register_pa
 from numba.core.typed_passes import NopythonTypeInference
 
 from analyzer.chunks import block_array
+from analyzer.configs import Arm
 from analyzer.games import get_game
+from analyzer.games.bards import engine as bards_engine
 from analyzer.games.distance import engine as distance_engine
 from analyzer.games.fightsong import engine as fightsong_engine
+from analyzer.games.noize import engine as noize_engine
 
 
 class _Typed(Exception):
@@ -60,21 +63,25 @@ def jitted_calls(kernel, sig):
     return calls
 
 
-# game: (the kernel its compile parts are callees of, its policies: every seat, the first arm's)
-KERNELS = {"distance": (distance_engine.play_games, "greedy"), "fightsong": (fightsong_engine.run, "team")}
+# game: (the batch kernel, its compile parts callees of it or itself; its policy at every seat; players)
+KERNELS = {"bards": (bards_engine.run, "greedy", 2), "distance": (distance_engine.play_games, "greedy", 4),
+           "fightsong": (fightsong_engine.run, "team", 4), "noize": (noize_engine.run, "threshold", 4)}
 
 
 @pytest.mark.parametrize("name", sorted(KERNELS))
 def test_compile_parts_are_the_kernels_calls(name):
     game = get_game(name)
-    kernel, policy = KERNELS[name]
-    players = 4
-    enc = game.encode(game.validate_rules({}, players, "t"), [game.validate_seat({"policy": policy}, "t", "s")] * players)
+    kernel, policy, players = KERNELS[name]
+    arm = Arm("t", game.validate_rules({}, players, "t"), [game.validate_seat({"policy": policy}, "t", "s")] * players,
+              {})
     out = block_array(1, 1, len(game.columns(players)))
-    game.run_batch(enc, 1, 0, out[0])  # (the kernel loaded, or compiled: its signature)
+    game.run_batch(arm.encoded(game), 1, 0, out[0])  # (the kernel loaded, or compiled: its signature)
     assert kernel.signatures, "the batch did not play through the kernel named here"
-    parts = game.extra["compile_parts"](enc)
+    parts = game.extra["compile_parts"](arm)
     assert parts
     calls = set().union(*(jitted_calls(kernel, sig) for sig in kernel.signatures))
     for part, sig in parts:
-        assert (part.py_func, tuple(sig)) in calls, f"{part.py_func.__qualname__}{tuple(sig)} is not called so"
+        if part is kernel:  # (Noize's: the kernel itself, compiled while the helper encodes)
+            assert tuple(sig) in kernel.signatures, f"{part.py_func.__qualname__}{tuple(sig)} is not its signature"
+        else:
+            assert (part.py_func, tuple(sig)) in calls, f"{part.py_func.__qualname__}{tuple(sig)} is not called so"

@@ -1,7 +1,7 @@
 """analyzer/jit_deferred.py: a jitted function gets machine code only when Python calls it; until then its callers
 hold its code. These tests show a callee left as IR, a callee called from Python later (and a kernel compiled after
-that), exceptions raised in a deferred callee, and numba's cache across processes (IR first, machine code once
-called)."""
+that), exceptions raised in a deferred callee, a kernel optimised once (optimise_once), and numba's cache across
+processes (IR first, machine code once called)."""
 import os
 import subprocess
 import sys
@@ -69,6 +69,30 @@ def test_exceptions_raised_in_a_deferred_callee_reach_python():
     with pytest.raises(ValueError, match="too large"):
         kernel(1001)
     assert jit_deferred.is_deferred(_only_compile(callee).library)
+
+
+def test_a_kernel_declared_optimise_once_gets_one_round_of_the_full_pipeline(monkeypatch):
+    from numba.core import codegen
+
+    full_rounds = []  # the cost of each module pass manager made ("cheap": the deferred finalize's; else full)
+    made = codegen.CPUCodegen._module_pass_manager
+
+    def counted(self, **kws):
+        full_rounds.append(kws.get("cost"))
+        return made(self, **kws)
+
+    monkeypatch.setattr(codegen.CPUCodegen, "_module_pass_manager", counted)
+
+    def full_rounds_for_a_kernel(once):
+        callee, kernel = _pair()
+        if once:
+            jit_deferred.optimise_once(kernel)
+        full_rounds.clear()
+        assert kernel(3) == 1 + 4 + 7 + 10
+        return sum(cost is None for cost in full_rounds)
+
+    assert full_rounds_for_a_kernel(once=False) == jit_deferred.FULL_ROUNDS == 2
+    assert full_rounds_for_a_kernel(once=True) == 1
 
 
 MODULE = """

@@ -29,6 +29,7 @@ from analyzer.games.bards.state import (
 from analyzer.games import drama
 from analyzer.games.bards.rules import C_VALUE
 from analyzer.games.layout import Layout
+from analyzer.jit_deferred import optimise_once
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -305,6 +306,9 @@ def run(seed, first_game, lo, hi, tbl, pint, pflt, out, order, tr, on, st, rng, 
         finish_game(st, tbl, active, pint, rng, out[gi], tr, on)
         ne = events_written(st, on)
     return ne
+
+
+optimise_once(run)  # (one round of LLVM's pipeline: as fast as two, measured: jit_deferred)
 
 
 def play_one(seed, game, tbl, pint, pflt, out, trace, order=NO_ORDER):

@@ -19,16 +19,25 @@ def play_one(seed, game, tbl, pint, pflt, out, trace, order=engine.NO_ORDER):
     return play(seed, game, tbl, pint, pflt, out, trace, order)
 
 
-def compile_parts(encoded):
+def compile_parts(arm):
     """The batch kernel's callees that compile apart from it (Game.extra["compile_parts"]: on a cold start a helper
-    process compiles some while the command compiles the rest: analyzer.compile_aside), with the types engine.run
-    calls them with. play_group and the greedy evaluation under it (group_values, pile_sum_cached, pick...) are about
-    a third of the kernel's compile. A signature that no longer matches only costs the helper's time."""
+    process compiles the kernel while the command compiles these, the last listed first: analyzer.compile_aside), with
+    the types engine.run calls them with. play_group and the greedy evaluation under it (pick, move_values...) are
+    about a third of the kernel's compile; the others are the callees the kernel's typing reaches last (the pile's
+    values, the split, the game's end), done by the command by the time the helper gets there (cold bards-greedy: the
+    helper's callees done 0.5 s sooner). A signature that no longer matches only costs the command's time
+    (tests/test_compile_parts.py checks that they match)."""
     from numba import types
 
-    from analyzer.games.bards import policies
+    from analyzer.games.bards import policies, state
 
-    arr, table, i = types.int64[::1], types.int64[:, ::1], types.int64
-    # play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on, counts): counts None, as a plain run's
-    return [(policies.play_group, (arr, table, i, arr, i, table, types.float64[:, ::1], types.uint64[::1], arr, table,
+    arr, table, i, f = types.int64[::1], types.int64[:, ::1], types.int64, types.float64
+    floats, float_table = types.float64[::1], types.float64[:, ::1]
+    return [(state.finish, (arr, arr)),
+            (policies.conclude_all, (arr, table, i, table, types.uint64[::1], table, types.boolean)),
+            (policies.choice_sides, (arr, table, i, i, float_table, floats, floats, floats)),
+            (policies.split_payoff, (i, floats, floats, i, f, f, f, f, i)),
+            (policies.pile_sum_cached, (arr, table, i, i, float_table, floats)),
+            # play_group(st, tbl, seat, cards, k, pint, pflt, rng, scr, tr, on, counts): counts None, as a plain run's
+            (policies.play_group, (arr, table, i, arr, i, table, float_table, types.uint64[::1], arr, table,
                                    types.boolean, types.none))]

@@ -30,6 +30,7 @@ from analyzer.games.distance.state import (
     init_state, kinds_of, n_kinds_of, play_cards, reshuffle)
 from analyzer.games.distance.state import N_PAR, NO_AVOID, O_PAR, PAR_AVOID
 from analyzer.games.layout import SEATS, Row, col
+from analyzer.jit_deferred import optimise_once
 from analyzer.threads import run_in_blocks
 from analyzer.rng import DEAL, below, reset_streams, shuffle_drawn, uniform
 
@@ -785,6 +786,9 @@ def play_games(seed, first_game, lo, hi, config, rates, out, fast_path, tr, on, 
         _setup(st, rng, on)
         ne = run(st, rates, rng, out[i], tr, on, fast)
     return ne
+
+
+optimise_once(play_games)  # (one round of LLVM's pipeline: as fast as two, measured: jit_deferred)
 
 
 def play_chunk(seed, first_game, lo, hi, config, rates, out, fast_path, tr, on):

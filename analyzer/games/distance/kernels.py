@@ -18,7 +18,7 @@ def play_game(seed, game, config, rates, out, trace, trace_on):
     return play(seed, game, config, rates, out, trace, trace_on)
 
 
-def compile_parts(encoded):
+def compile_parts(arm):
     """The batch kernel's callees that compile apart from it, largest first, with the types engine.run calls them
     with (Game.extra["compile_parts"]: on a cold start a helper process compiles some while the command compiles the
     rest: analyzer.compile_aside). A signature that no longer matches only costs the helper's time."""

@@ -33,6 +33,7 @@ from analyzer.games.fightsong.state import (
     S_BASE, S_CNT, S_COUNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit, hand_add,
     hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
 from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
+from analyzer.jit_deferred import optimise_once
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
 
@@ -785,6 +786,9 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
                 for k in range(N_CHOICES):
                     row[col(R_CHOICES, n, n_teams(n)) + k] = st[O_CHOICES + k]
     return written
+
+
+optimise_once(run)  # (one round of LLVM's pipeline: as fast as two, measured: jit_deferred)
 
 
 def scratch(cfg):

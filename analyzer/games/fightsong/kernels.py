@@ -17,7 +17,7 @@ def play_game(seed, game, cfg, out, trace):
     return play(seed, game, cfg, out, trace)
 
 
-def compile_parts(encoded):
+def compile_parts(arm):
     """The general kernel's callees that compile apart from it (Game.extra["compile_parts"]: on a cold start the
     command compiles them beside the greedy fast path and the fold while a helper compiles engine.run:
     analyzer.compile_aside), with the types engine.run calls them with. count_battle (the profile's count of a

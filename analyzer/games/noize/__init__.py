@@ -126,6 +126,7 @@ GAME = Game(
     events=EVENTS,
     events_source="analyzer/games/noize/events.py",
     trace_context=T.context,
+    extra={"compile_parts": K.compile_parts},  # (analyzer.runner.warm_up: a cold start compiles the kernel meanwhile)
     length_label="rounds",
     end_conditions=("a challenge loser reached the finish count",),
     metrics=(

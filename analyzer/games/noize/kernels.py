@@ -21,3 +21,24 @@ def play_game(seed, game, rules, deck, pol, par, table, actions, seat_rows, firs
     """One game, its events into trace (engine.play_game, or lookahead.play_game_look)."""
     play = lookahead.play_game_look if lookahead.uses_lookahead(pol) else engine.play_game
     return play(seed, game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out, trace, trace_on)
+
+
+def compile_parts(arm):
+    """The kernel to compile apart (Game.extra["compile_parts"]: on a cold start this process compiles it while a
+    helper compiles the rest, analyzer.compile_aside): engine.run, which plays the batch (unless every seat plays plain)
+    and always the traced games, with the types play_chunk calls it with. Not a callee but the kernel itself: the
+    encoding (tail_table, actions' tables: about 2 s of compiles) must come before any call, and without this the helper
+    waited on it while this process compiled run after it (cold noize-4p). None with a lookahead or search seat (the
+    lookahead's kernels play both). A signature that no longer matches only costs the command's time
+    (tests/test_compile_parts.py checks that it matches)."""
+    from numba import types
+
+    if any(seat.policy in ("lookahead", "search") for seat in arm.seats):
+        return []
+    i, ints, table = types.int64, types.int64[::1], types.int64[:, ::1]
+    count = types.int64 if arm.rules.get("count_choices") else types.none
+    # run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack,
+    #     prefix, hand, cnt, row_at, moves, out, trace, trace_on, count)
+    return [(engine.run, (types.uint64, i, i, i, ints, ints, ints, types.float64[:, ::1],
+                          types.Array(types.float64, 5, "C"), types.int8[::1], i, ints, types.int32[::1],
+                          types.uint64[::1], ints, ints, ints, table, ints, ints, table, table, i, count))]
