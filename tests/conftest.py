@@ -31,8 +31,10 @@ def test_games():
 # of `make test` (pytest-xdist, a file per process) compile early and finish together rather than one waiting on the
 # other's last long file; the rest keep their order. pytest-xdist hands the files out in this order only with its
 # reordering by test count off (pytest_configure): with it on, as it is by default, this list was ignored and the
-# files with the most test cases went first (test_schema, test_bad_inputs, test_threads, test_conformance, ...)
-LONGEST_FIRST = ["test_conformance.py", "test_idle_settings.py", "test_search_no_peeking.py", "test_signals.py",
+# files with the most test cases went first (test_schema, test_bad_inputs, test_threads, test_conformance, ...).
+# test_search_no_peeking after test_signals: started third, it waited 12 s for the Fight Song search kernel that
+# test_conformance was compiling in the other process (a cold run's file locks waited on 28.5 s in all; 8.5 s so)
+LONGEST_FIRST = ["test_conformance.py", "test_idle_settings.py", "test_signals.py", "test_search_no_peeking.py",
                  "test_report_answers.py", "test_bards_profile.py", "test_bad_input_properties.py",
                  "test_noize_search.py", "test_interrupts.py", "test_summary_digests.py", "test_api.py",
                  "test_comparisons.py", "test_bards_lookahead.py", "test_report_escaping.py", "test_tune.py",
