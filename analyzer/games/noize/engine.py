@@ -20,6 +20,7 @@ from analyzer.games.noize import drama_lanes
 from analyzer.games.noize.events import (
     BID_JUMP_BLUFF, BID_PLAIN, BID_RANDOM, BID_WEAK_BLUFF, EV_BID, EV_CHALLENGE, EV_COUNT, EV_DEAL, EV_DECK, EV_END,
     EV_REVEAL, EV_ROUND, EV_SHUFFLE, TRACE_FIXED)
+from analyzer.jit_deferred import optimise_once
 from analyzer.rng import DEAL, below, reset_streams, swap_partners, uniform
 from analyzer.threads import run_in_blocks
 
@@ -640,6 +641,10 @@ def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, widt
         ne = _game(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand,
                    cnt, row_at, moves, out[i], trace, trace_on, count)
     return ne
+
+
+# (one round of LLVM's pipeline: as fast as two, measured; the plain and lookahead kernels were faster with two)
+optimise_once(run)
 
 
 @njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
