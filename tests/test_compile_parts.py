@@ -1,8 +1,9 @@
 """A game's compile parts (Game.extra["compile_parts"], analyzer.runner's warm-up) are the signatures its batch kernel
-calls (or the kernel's own, for Noize): a part that went stale (the kernel now calls it with other types) would compile for nothing on a cold start,
-beside the kernel's own compile of the callee. The kernel is typed, not compiled (numba's untyped passes and its type
-inference only: a few seconds of CPU for both games): the calls it makes to jitted functions are read from its call types. The callees'
-compiles it needs are in the cache once any test has played the game (the same kernels, small runs)."""
+calls (or the kernel's own, for Noize): a part that went stale (the kernel now calls it with other types) would compile
+for nothing on a cold start, beside the kernel's own compile of the callee. The kernel is typed, not compiled (numba's
+untyped passes and its type inference only: a few seconds of CPU for each game): the calls it makes to jitted functions
+are read from its call types. The callees' compiles it needs are in the cache once any test has played the game (the
+same kernels, small runs)."""
 import numpy as np
 import pytest
 from numba.core import compiler, types

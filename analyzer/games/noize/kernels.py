@@ -29,8 +29,8 @@ def compile_parts(arm):
     and always the traced games, with the types play_chunk calls it with. Not a callee but the kernel itself: the
     encoding (tail_table, actions' tables: about 2 s of compiles) must come before any call of it, so without this part
     this process encoded, then compiled run, while the helper folded and then waited (cold noize-4p: 2 s longer).
-    None with a lookahead or search seat (the lookahead's kernels play both). A signature that no longer matches only costs the command's time
-    (tests/test_compile_parts.py checks that it matches)."""
+    None with a lookahead or search seat (the lookahead's kernels play both). A signature that no longer matches only
+    costs the command's time (tests/test_compile_parts.py checks that it matches)."""
     from numba import types
 
     if any(seat.policy in ("lookahead", "search") for seat in arm.seats):
