@@ -64,3 +64,23 @@ def test_only_a_plain_table_takes_the_plain_path(monkeypatch):
     monkeypatch.setattr(P, "batch", lambda *a: chosen.append(1))
     K.batch(np.uint64(1), 0, *enc, np.zeros((4, 1), dtype=np.int64))
     assert chosen == [1]
+
+
+NOT_PLAIN = {
+    "a seat bluffs": {"players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0}, "seats": {"2": {"bluff": 0.1}}},
+    "a seat avoids Drums": {"players": 3, "all_seats": {"policy": "threshold", "bluff": 0.0, "avoid": "drums"}},
+    "a random seat": {"players": 3, "all_seats": {"policy": "threshold", "bluff": 0.0},
+                      "seats": {"0": {"policy": "random"}}},
+    "a lookahead seat": {"players": 3, "all_seats": {"policy": "threshold", "bluff": 0.0},
+                         "seats": {"1": {"policy": "lookahead"}}},
+}
+
+
+@pytest.mark.parametrize("name", list(CASES) + list(NOT_PLAIN))
+def test_the_cold_start_reads_plain_from_the_seats_as_the_batch_does(name):
+    """kernels._plain_seats (the warm-up's compile parts, before any encoding) says plain exactly where plain.applies
+    does on the encoding, for settings whose table of moves fits."""
+    raw = {**CASES, **NOT_PLAIN}[name]
+    sc = from_dict({"game": "noize", "games": 1, "seed": 1, **raw})
+    rules, _, _, par, _, _, seat_rows, _ = sc.arms[0].encoded(GAME)
+    assert K._plain_seats(sc.arms[0]) == P.applies(rules, par, seat_rows) == (name in CASES)

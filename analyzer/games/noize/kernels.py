@@ -29,11 +29,13 @@ def compile_parts(arm):
     and always the traced games, with the types play_chunk calls it with. Not a callee but the kernel itself: the
     encoding (tail_table, actions' tables: about 2 s of compiles) must come before any call of it, so without this part
     this process encoded, then compiled run, while the helper folded and then waited (cold noize-4p: 2 s longer).
-    None with a lookahead or search seat (the lookahead's kernels play both). A signature that no longer matches only
-    costs the command's time (tests/test_compile_parts.py checks that it matches)."""
+    None with a lookahead or search seat (the lookahead's kernels play both), and none when the seats make the batch
+    plain (`_plain_seats`): there run is only the traced games' kernel, which a run without traces (the API's, tune's,
+    the bench's) never compiles. A signature that no longer matches only costs the command's time
+    (tests/test_compile_parts.py checks that it matches)."""
     from numba import types
 
-    if any(seat.policy in ("lookahead", "search") for seat in arm.seats):
+    if any(seat.policy in ("lookahead", "search") for seat in arm.seats) or _plain_seats(arm):
         return []
     i, ints, table = types.int64, types.int64[::1], types.int64[:, ::1]
     count = types.int64 if arm.rules.get("count_choices") else types.none
@@ -42,3 +44,12 @@ def compile_parts(arm):
     return [(engine.run, (types.uint64, i, i, i, ints, ints, ints, types.float64[:, ::1],
                           types.Array(types.float64, 5, "C"), types.int8[::1], i, ints, types.int32[::1],
                           types.uint64[::1], ints, ints, ints, table, ints, ints, table, table, i, count))]
+
+
+def _plain_seats(arm):
+    """Whether the arm's seats make its batch plain (plain.applies, read from the seats: every seat threshold, avoiding
+    nothing, never bluffing, no decision counted). plain.applies on the encoding also asks that the seats' table of
+    moves fits: where it does not, engine.run plays the batch and compile_parts has missed it (time, not results)."""
+    return not arm.rules.get("count_choices") and all(
+        seat.policy == "threshold" and seat.params["bluff"] == 0 and seat.params["avoid"] == "none"
+        for seat in arm.seats)
