@@ -8,7 +8,8 @@ runs just the start-up figures; `--only skill` the cold start of each game's ski
 minutes in all, never in a plain `make bench`). With a C compiler, the Noize and Distance cases are also timed against
 the hand-written C programs ../shared/reference/noize.c and distance.c (C_REFERENCES), built and timed in the same
 run at 1 and 2 threads, alternated with the analyzer's case at the same thread count (the machine is shared:
-only same-run ratios compare).
+only same-run ratios compare). A case in BASELINES is also timed on an earlier revision's code (from this checkout's git
+history), alternated with this code, and printed as the ratio now / then.
 Then, per game with a `search` policy, the tree search's speed at SEARCH_BUDGETS: decisions and playouts per
 second, counted by the search itself (tree.COUNT_*), not estimated. Then the search of each shipped tune scenario
 (`analyzer tune`, TUNE_TRIALS trials without the race): trials per minute (`--only tune` runs just these).
@@ -209,6 +210,89 @@ def compare_with_c(cases, games):
     return figures
 
 
+# bench case -> (git revision, what that code was): the case timed on that revision's code as well, in the same run,
+# where an issue's goal is a gain over earlier code and there is no C yardstick (issue 30: Battle of the Bards' greedy
+# kernel 1.5x the code of the day the issue was filed). Fight Song's old kernel is in the run itself (its general
+# path: the "(general path)" case).
+BASELINES = {"bards: greedy split + greedy play": ("b6128c4", "issue 30's base")}
+BASELINE_GAMES = 200_000  # games a timing (the case's games if fewer): seconds a run, at Bards' speed
+ROOT = os.path.join(os.path.dirname(__file__), "..")
+
+
+def _baseline_tree(rev, folder):
+    """The files of revision `rev` of this checkout's git history, extracted into folder; None (the reason printed)
+    when there is no such history (an installed copy, a source archive) or no git."""
+    import shutil
+
+    if shutil.which("git") is None or shutil.which("tar") is None:
+        print(f"baseline {rev}: not measured (no git or tar)")
+        return None
+    archive = subprocess.run(["git", "-C", ROOT, "archive", rev], capture_output=True)
+    if archive.returncode != 0:
+        print(f"baseline {rev}: not measured (this checkout's git history has no {rev})")
+        return None
+    subprocess.run(["tar", "-x", "-C", folder], input=archive.stdout, check=True)
+    return folder
+
+
+def _case_row(name, kernel, full):
+    """The line `analyzer bench` prints for a case (read back by _case_line, from earlier code's bench too)."""
+    return f"{name:40s} {kernel:15,.0f} {full:13,.0f} {full / kernel:10.2f}"
+
+
+def _case_line(output, case):
+    """(kernel, whole run) games/s from the line (_case_row) `analyzer bench` printed for `case`, or None."""
+    width = max(40, len(case))  # (the name's field: _case_row pads it to 40 characters)
+    for line in output.splitlines():
+        if line[:width].rstrip() == case:
+            fields = line[width:].split()
+            try:
+                return float(fields[0].replace(",", "")), float(fields[1].replace(",", ""))
+            except (IndexError, ValueError):
+                return None
+    return None
+
+
+def _time_baseline(folder, cache, case, games):
+    """(kernel, whole run) games/s of `case` by the bench of the code in folder (its own numba cache), or None."""
+    res = subprocess.run([sys.executable, "-m", "analyzer", "bench", "--only", case, "--games", str(games)],
+                         cwd=folder, capture_output=True, text=True,
+                         env={**os.environ, "PYTHONPATH": folder, "NUMBA_CACHE_DIR": cache})
+    return _case_line(res.stdout, case) if res.returncode == 0 else None
+
+
+def compare_with_baselines(cases, games):
+    """For each case in BASELINES: its kernel and whole run now against the same case on the earlier code, timed
+    alternately (then, now, then, now: each side's best kept). Prints one line per case; returns
+    {case: (kernel now, run now, kernel then, run then)} in games/s."""
+    chosen = [(name, raw) for name, raw in cases if name in BASELINES]
+    if not chosen:
+        return {}
+    figures = {}
+    print(f"{'against earlier code':40s} {'revision':>9s} {'then games/s':>13s} {'kernel x':>9s} {'run x':>6s}")
+    for name, raw in chosen:
+        rev, what = BASELINES[name]
+        raw = dict(raw)
+        n = min(games, raw.pop("bench_games", games), BASELINE_GAMES)
+        with tempfile.TemporaryDirectory() as folder, tempfile.TemporaryDirectory() as cache:
+            if _baseline_tree(rev, folder) is None:
+                continue
+            then = [_time_baseline(folder, cache, name, n)]
+            now = [_warm(raw, n)]
+            then.append(_time_baseline(folder, cache, name, n))
+            now.append(_warm(raw, n))
+        then = [t for t in then if t is not None]
+        if not then:
+            print(f"baseline {rev}: not measured (its bench printed no line for {name!r})")
+            continue
+        kernel_then, full_then = max(k for k, _ in then), max(f for _, f in then)
+        kernel, full = max(k for k, _ in now), max(f for _, f in now)
+        figures[name] = kernel, full, kernel_then, full_then
+        print(f"{name:40s} {rev:>9s} {kernel_then:13,.0f} {kernel / kernel_then:9.2f} {full / full_then:6.2f}"
+              f"   ({what})", flush=True)
+    return figures
+
+
 # a cached start without the report: the interpreter, the imports, the scenario, the kernels loaded from
 # the cache, the games played and folded (the report's time grows with its variants and plots, not the start)
 START_PROBE = ("import sys; from analyzer import runner, scenario; "
@@ -225,10 +309,9 @@ def tune_speed():
     from analyzer import tuning as T
     from analyzer.games import game_names
 
-    root = os.path.join(os.path.dirname(__file__), "..", "scenarios")
     print(f"{'tune search (warm, no race)':40s} {'trials/min':>15s} {'deals/trial':>13s} {'pruned':>10s}")
     for name in TUNE_SCENARIOS:
-        path = os.path.join(root, name)
+        path = os.path.join(SCENARIOS, name)
         if not os.path.exists(path):
             continue
         sc, spec = T.load(path, [("tune.trials", TUNE_TRIALS)])
@@ -249,7 +332,7 @@ def _timed(cmd, env):
     return time.perf_counter() - t
 
 
-SCENARIOS = os.path.join(os.path.dirname(__file__), "..", "scenarios")
+SCENARIOS = os.path.join(ROOT, "scenarios")
 # (game, scenario) timed for the start-up figures: one plain scenario per game, and each game's skill scenario
 START_SCENARIOS = (("noize", "noize-4p.toml"), ("bards", "bards-greedy.toml"), ("distance", "distance-policies.toml"),
                    ("fightsong", "fightsong-4p.toml"))
@@ -279,8 +362,9 @@ def run_bench(games=1_000_000, only=None):
         raw = dict(raw)
         with _general_path(raw.pop("general_path", False)):
             kernel, full = _warm(raw, min(games, raw.pop("bench_games", games)))
-        print(f"{name:40s} {kernel:15,.0f} {full:13,.0f} {full / kernel:10.2f}", flush=True)
+        print(_case_row(name, kernel, full), flush=True)
     compare_with_c(cases, games)
+    compare_with_baselines(cases, games)
     searches = search_cases(only)
     if searches:
         print(f"{'search (2 players, one thread)':40s} {'decisions/s':>15s} {'playouts/s':>13s} {'dec./game':>10s}")

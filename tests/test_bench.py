@@ -25,3 +25,23 @@ def test_every_game_s_start_is_timed_on_a_plain_and_on_its_skill_scenario():
                 scenario = tomllib.load(f)
             assert scenario["game"] == game
             assert ("skill" in scenario) == (timed is bench.SKILL_START_SCENARIOS), name
+
+
+def test_an_earlier_revision_is_timed_from_this_checkout_s_history(tmp_path, capsys):
+    """BASELINES: each case is a bench case, its revision is in this checkout's history (a clone's `make bench` can
+    extract it), and a revision that is not gives one line saying so instead of a figure."""
+    import subprocess
+
+    for case, (rev, _) in bench.BASELINES.items():
+        assert case in bench.CASES
+        if (Path(bench.ROOT) / ".git").exists():
+            assert subprocess.run(["git", "-C", bench.ROOT, "merge-base", "--is-ancestor", rev, "HEAD"]).returncode == 0
+    assert bench._baseline_tree("0000000", str(tmp_path)) is None
+    assert "has no 0000000" in capsys.readouterr().out
+
+
+def test_a_case_s_figures_are_read_back_from_the_line_bench_prints():
+    name = "bards: greedy split + greedy play"
+    output = f"machine: 2 cores\n{bench._case_row(name + ' x', 1.0, 1.0)}\n{bench._case_row(name, 71247.4, 70279.0)}\n"
+    assert bench._case_line(output, name) == (71247.0, 70279.0)
+    assert bench._case_line(output, "bards: random") is None
