@@ -132,10 +132,18 @@ POP6 = np.array([bin(i).count("1") for i in range(64)], dtype=np.int64)
 # =================================================================================================
 # trace
 # =================================================================================================
-@helper(forceinline=True)
+@helper(inline="always")
 def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0, f8=0, f9=0, f10=0, f11=0):
     """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing
-    is off or the buffer is full)."""
+    is off or the buffer is full). Inlined by numba into each caller, as a call of _emit with every field an int64:
+    one signature to compile, where each number of fields given (and their types) was a compile of its own (six in
+    a cold start's kernel, on its critical path)."""
+    return _emit(st, tr, on, np.int64(code), np.int64(f1), np.int64(f2), np.int64(f3), np.int64(f4), np.int64(f5),
+                 np.int64(f6), np.int64(f7), np.int64(f8), np.int64(f9), np.int64(f10), np.int64(f11))
+
+
+@helper(forceinline=True)
+def _emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9, f10, f11):
     if not on:
         return -1
     k = st[S_NE]
