@@ -5,8 +5,8 @@ search driver (analyzer/games/search: driver.lookahead) on The Distance's contra
   first), each tried on `samples` redeals of the cards the seat cannot see (search_ops.redeal) and played
   on with greedy for every seat for `horizon` turns (0: to the end); outcome search_ops.score. Greedy's
   play stands unless another beats it by more than EDGE.
-- its own kernel entry: `play_chunk_look` / `play_game_look` / `run_look` play the game like engine.play_chunk
-  / play_game / run, but a seat whose policy is P_LOOKAHEAD decides by the search. kernels.py calls them only
+- its own kernel entry: `play_games_look` (through `play_chunk_look` and `play_game_look`) / `run_look` play the
+  game like engine.play_games / run, but a seat whose policy is P_LOOKAHEAD decides by the search. kernels.py calls them only
   when some seat plays lookahead (`uses_lookahead`), so the default kernels never compile this module or the
   driver: their compile time and speed are unchanged, and this kernel compiles (lazily, cached) on first use.
 - no allocation in the decision loop: the search's scratch (two positions, the candidates and their sums,
@@ -113,33 +113,39 @@ def _scratch(config, width):
             new_look(config[S_N] + N_STREAMS_EXTRA, width), new_tree(budget, DECISION_WIDTH, MAXCAND))
 
 
-@njit(cache=True)
-def play_game_look(seed, game, config, rates, out, trace, trace_on):
-    """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
-    rng = new_streams(seed, game, config[S_N] + N_STREAMS_EXTRA)
-    st = config.copy()
-    _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
-    sample, work, cand, sums, look, tree = _scratch(config, out.shape[0])
-    return run_look(st, rates, rng, out, trace, trace_on, sample, work, cand, sums, look, tree)
-
-
 @njit(cache=True, nogil=True)
-def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
-    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1. Returns the
-    tree search's counters (tree.COUNT_*: `analyzer bench`)."""
+def play_games_look(seed, first_game, lo, hi, config, rates, out, tr, on):
+    """engine.play_games for a configuration with lookahead seats: games first_game + lo .. + hi - 1 into out[lo:hi],
+    events to `tr` if `on` (0/1: play_game_look's one game). One kernel for the batch and the trace, as the other
+    games' lookahead: a jitted play_game_look of its own made LLVM optimise and generate run_look's code a second time
+    (about 4 s of CPU on a cold start with a lookahead seat). Returns (the events the last game wrote, the tree
+    search's counters: tree.COUNT_*, `analyzer bench`)."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
-    dummy = np.zeros((1, 1), dtype=np.int64)
-    off = np.int64(0)
     sample, work, cand, sums, look, tree = _scratch(config, out.shape[1])
+    ne = np.int64(0)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         _setup(st, rng, np.int64(1))  # the pool of unseen cards is built from the hands' ids
-        run_look(st, rates, rng, out[i], dummy, off, sample, work, cand, sums, look, tree)
-    return tree[-1]
+        ne = run_look(st, rates, rng, out[i], tr, on, sample, work, cand, sums, look, tree)
+    return ne, tree[-1]
 
 
-optimise_once(play_game_look, play_chunk_look)  # (one round of LLVM's pipeline: as fast as two, measured)
+optimise_once(play_games_look)  # (one round of LLVM's pipeline: as fast as two, measured)
+
+NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
+
+
+def play_game_look(seed, game, config, rates, out, trace, trace_on):
+    """engine.play_game for a configuration with lookahead seats (the trace uses it)."""
+    return int(play_games_look(np.uint64(seed), np.int64(game), np.int64(0), np.int64(1), config, rates, out[None],
+                               trace, np.int64(trace_on))[0])  # (out[None]: a view, filled in place)
+
+
+def play_chunk_look(seed, first_game, lo, hi, config, rates, out):
+    """engine.play_chunk for a configuration with lookahead seats: games first_game + lo .. + hi - 1. Returns the
+    tree search's counters (tree.COUNT_*: `analyzer bench`)."""
+    return play_games_look(seed, first_game, lo, hi, config, rates, out, NO_TRACE, np.int64(0))[1]
 
 
 LOOK_CHUNK = 4  # games per chunk: a lookahead game costs hundreds of greedy playouts
