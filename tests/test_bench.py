@@ -32,10 +32,13 @@ def test_an_earlier_revision_is_timed_from_this_checkout_s_history(tmp_path, cap
     extract it), and a revision that is not gives one line saying so instead of a figure."""
     import subprocess
 
+    git = ["git", "-C", bench.ROOT]
+    full_history = (Path(bench.ROOT) / ".git").exists() and subprocess.run(
+        git + ["rev-parse", "--is-shallow-repository"], capture_output=True, text=True).stdout.strip() == "false"
     for case, (rev, _) in bench.BASELINES.items():
         assert case in bench.CASES
-        if (Path(bench.ROOT) / ".git").exists():
-            assert subprocess.run(["git", "-C", bench.ROOT, "merge-base", "--is-ancestor", rev, "HEAD"]).returncode == 0
+        if full_history:  # (a shallow clone's bench says the revision is missing: the next assertion's case)
+            assert subprocess.run(git + ["merge-base", "--is-ancestor", rev, "HEAD"]).returncode == 0
     assert bench._baseline_tree("0000000", str(tmp_path)) is None
     assert "has no 0000000" in capsys.readouterr().out
 

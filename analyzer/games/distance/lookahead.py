@@ -6,9 +6,10 @@ search driver (analyzer/games/search: driver.lookahead) on The Distance's contra
   on with greedy for every seat for `horizon` turns (0: to the end); outcome search_ops.score. Greedy's
   play stands unless another beats it by more than EDGE.
 - its own kernel entry: `play_games_look` (through `play_chunk_look` and `play_game_look`) / `run_look` play the
-  game like engine.play_games / run, but a seat whose policy is P_LOOKAHEAD decides by the search. kernels.py calls them only
-  when some seat plays lookahead (`uses_lookahead`), so the default kernels never compile this module or the
-  driver: their compile time and speed are unchanged, and this kernel compiles (lazily, cached) on first use.
+  game like engine.play_games / run, but a seat whose policy is P_LOOKAHEAD decides by the search. kernels.py
+  calls them only when some seat plays lookahead (`uses_lookahead`), so the default kernels never compile this
+  module or the driver: their compile time and speed are unchanged, and this kernel compiles (lazily, cached) on
+  first use.
 - no allocation in the decision loop: the search's scratch (two positions, the candidates and their sums,
   search_ops' `look`) is allocated once per chunk (play_chunk_look) or per traced game; run_look keeps
   `_nrt=False` as engine.run does.
@@ -118,8 +119,8 @@ def play_games_look(seed, first_game, lo, hi, config, rates, out, tr, on):
     """engine.play_games for a configuration with lookahead seats: games first_game + lo .. + hi - 1 into out[lo:hi],
     events to `tr` if `on` (0/1: play_game_look's one game). One kernel for the batch and the trace, as the other
     games' lookahead: a jitted play_game_look of its own made LLVM optimise and generate run_look's code a second time
-    (about 4 s of CPU on a cold start with a lookahead seat). Returns (the events the last game wrote, the tree
-    search's counters: tree.COUNT_*, `analyzer bench`)."""
+    (a cold distance-first-player-by-skill took 1.1-1.6 s more CPU, docs/performance.md). Returns (the events the last
+    game wrote, the tree search's counters: tree.COUNT_*, `analyzer bench`)."""
     rng = new_streams(seed, first_game + lo, config[S_N] + N_STREAMS_EXTRA)
     st = config.copy()
     sample, work, cand, sums, look, tree = _scratch(config, out.shape[1])
