@@ -238,12 +238,15 @@ def in_cache(dispatcher, cache, sig):
 def _one_process_compiles_each_kernel():
     """Processes that start cold together (a test run's two workers, Dask's local workers) compile a kernel once.
 
-    Each compile of a cached function holds a file lock named after it in its cache folder: a second process that
-    needs the same function waits for the first, then loads what it cached (numba's compile looks in the cache
-    first) instead of compiling it again. The test suite's two processes compiled 55 s of CPU twice before.
-    numba's own compiler lock is taken first, so that threads of one process never wait on each other's file
-    locks; a process holds the locks of the functions it is compiling, caller before callee, so two processes
-    wait on each other only if two functions call each other, which kernels do not."""
+    Each compile of a cached function holds a file lock named after it and its signature in its cache folder
+    (compile_lock_name): a second process that needs the same compile waits for the first, then loads what it cached
+    (numba's compile looks in the cache first) instead of compiling it again. The test suite's two processes compiled
+    55 s of CPU twice before. A compile of another signature of the function does not wait (a lock per function made
+    a cold Fight Song skill run's helper wait 5 s for the command's batch engine.run before compiling the search
+    playouts' own); the function's cache index, which both write, is saved under a lock of its own
+    (_index_saved_under_a_lock). numba's own compiler lock is taken first, so that threads of one process never wait
+    on each other's file locks; a process holds the locks of the compiles it is making, caller before callee, so two
+    processes wait on each other only if two functions call each other, which kernels do not."""
     try:
         import fcntl
     except ImportError:  # (not on Windows: each process compiles as numba does)
@@ -258,9 +261,10 @@ def _one_process_compiles_each_kernel():
 
     def compile(self, sig):
         cache = getattr(self, "_cache", None)
-        if not isinstance(cache, caching.Cache) or tuple(sigutils.normalize_signature(sig)[0]) in self.overloads:
+        args = tuple(sigutils.normalize_signature(sig)[0])
+        if not isinstance(cache, caching.Cache) or args in self.overloads:
             return numba_compile(self, sig)
-        name = f"{self.py_func.__module__}.{self.py_func.__qualname__}.lock"
+        name = compile_lock_name(self.py_func, args)
         top = not global_compiler_lock.is_locked()  # (no compile of this thread under way)
         if top and getattr(asked, "no_compiling", False) and not in_cache(self, cache, sig):
             raise WouldCompile(name)
@@ -281,6 +285,37 @@ def _one_process_compiles_each_kernel():
 
     compile._analyzer = True
     dispatcher.Dispatcher.compile = compile
+    _index_saved_under_a_lock(fcntl, caching)
+
+
+def compile_lock_name(py_func, args):
+    """The file (in the function's cache folder) whose lock a compile of py_func for argument types args holds."""
+    import hashlib
+
+    digest = hashlib.sha1(repr(args).encode()).hexdigest()[:16]
+    return f"{py_func.__module__}.{py_func.__qualname__}.{digest}.lock"
+
+
+def _index_saved_under_a_lock(fcntl, caching):
+    """numba saves a compile by reading the function's cache index, adding the entry and writing the index back: two
+    processes saving two signatures of one function at once could each write the index without the other's entry (a
+    compile lost, made again by the next run). The save holds a lock on `<index>.lock` beside it."""
+    index_file = caching.IndexDataCacheFile
+    numba_save = index_file.save
+    if getattr(numba_save, "_analyzer", False):
+        return
+
+    def save(self, key, data):
+        try:
+            lock = open(self._index_path + ".lock", "a")
+        except OSError:  # (a cache folder that takes no lock file: save as numba does)
+            return numba_save(self, key, data)
+        with lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            return numba_save(self, key, data)
+
+    save._analyzer = True
+    index_file.save = save
 
 
 _one_process_compiles_each_kernel()

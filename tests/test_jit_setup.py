@@ -2,6 +2,7 @@
 argument type, not once per constant value; every compile starts from a frame of its own stack chunk.
 These tests show each change in effect (numba is capped in pyproject.toml at the versions tested here)."""
 import numba
+import pytest
 from numba.core import dispatcher
 
 from analyzer import jit_setup
@@ -128,11 +129,21 @@ from numba import njit
 def plus_one(x):
     return x + 1
 """
+# holds the lock file argv[1] names: "int64" or "float64" (the compile lock of plus_one for that argument type), or
+# "index" (the lock numba's save of plus_one's cache index takes)
 HOLDER = """
 import fcntl, sys
 from pathlib import Path
+from numba import types
+from analyzer import jit_setup
 import kern
-lock = open(Path(kern.plus_one._cache._cache_path) / "kern.plus_one.lock", "a")
+folder = Path(kern.plus_one._cache._cache_path)
+folder.mkdir(parents=True, exist_ok=True)
+if sys.argv[1] == "index":
+    path = kern.plus_one._cache._cache_file._index_path + ".lock"
+else:
+    path = folder / jit_setup.compile_lock_name(kern.plus_one.py_func, (getattr(types, sys.argv[1]),))
+lock = open(path, "a")
 fcntl.flock(lock, fcntl.LOCK_EX)
 print("locked", flush=True)
 sys.stdin.readline()
@@ -151,9 +162,11 @@ print(f"{len(compiles)} {time.perf_counter() - t:.2f}", flush=True)
 """
 
 
-def test_a_compile_waits_for_the_process_compiling_the_same_kernel(tmp_path):
-    """A second process waits while another holds the kernel's compile lock, then compiles (or, had the first
-    compiled it, loads it from the cache)."""
+@pytest.mark.parametrize("held, waits", [("int64", True), ("float64", False), ("index", True)])
+def test_a_compile_waits_for_the_process_compiling_the_same_kernel(tmp_path, held, waits):
+    """A second process waits while another holds the compile lock of the kernel for the same argument types (int64:
+    plus_one(1)), then compiles (or, had the first compiled it, loads it from the cache); not for another signature
+    of it (float64); and its save to the cache waits while another process saves to the kernel's cache index."""
     import os
     import subprocess
     import sys
@@ -162,19 +175,20 @@ def test_a_compile_waits_for_the_process_compiling_the_same_kernel(tmp_path):
     (tmp_path / "kern.py").write_text(KERNEL)
     env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path / "cache"),
            "PYTHONPATH": os.pathsep.join([str(tmp_path), str(jit_setup._PACKAGE_PARENT)])}
-    holder = subprocess.Popen([sys.executable, "-c", HOLDER], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True)
+    holder = subprocess.Popen([sys.executable, "-c", HOLDER, held], env=env, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout.readline().strip() == "locked"
         user = subprocess.Popen([sys.executable, "-c", USER], env=env, stdout=subprocess.PIPE, text=True)
         assert user.stdout.readline().strip() == "calling"
-        time.sleep(2)
-        assert user.poll() is None, "the compile did not wait for the lock"
-        holder.stdin.write("\n")
-        holder.stdin.flush()
+        if waits:
+            time.sleep(2)
+            assert user.poll() is None, "the compile did not wait for the lock"
+            holder.stdin.write("\n")
+            holder.stdin.flush()
         out, _ = user.communicate(timeout=120)
         compiles, seconds = out.split()
-        assert compiles == "1" and float(seconds) >= 1.9
+        assert compiles == "1" and (float(seconds) >= 1.9) == waits
     finally:
         holder.kill()
 
