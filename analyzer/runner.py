@@ -58,10 +58,10 @@ def warm_up(sc: Scenario, traces: bool = False, compiling=None):
 def _warm_up_jobs(sc, traces):
     """(this process's jobs, a helper's: the same in another order) for warm_up. This process takes the parts of a
     kernel a game names to compile apart (Game.extra["compile_parts"]: Arm -> [(jitted function, signature)],
-    callees of the batch kernel, largest first) from the last, then the first group's kernel (the one most runs
-    spend their time in), the fold, the other groups' and the traces' kernels; the helper starts with the other
-    groups' and the traces' kernels (Fight Song's general kernel beside its greedy fast path), then the parts from
-    the first, then the fold."""
+    callees of the batch kernel, largest first, asked of each group's first arm) from the last, then the first
+    group's kernel (the one most runs spend their time in), the fold, the other groups' and the traces' kernels; the
+    helper starts with the other groups' and the traces' kernels (Fight Song's general kernel beside its greedy fast
+    path), then the parts from the first, then the fold."""
     game = sc.game
     groups = arm_groups(sc)
 
@@ -86,9 +86,13 @@ def _warm_up_jobs(sc, traces):
     def trace(arm):
         game.trace(arm.encoded(game), sc.seed, 0)
 
-    # (no arm is encoded here: an encoding may compile (Noize's tables), which on a cold start is a job like any other)
-    parts = [compile_aside.compile_job(kernel, sig)
-             for kernel, sig in game.extra.get("compile_parts", lambda arm: ())(groups[0][0])]
+    # (no arm is encoded here: an encoding may compile (Noize's tables), which on a cold start is a job like any other;
+    # each group's first arm names its parts, the same part once: a skill scenario's lookahead level has its own)
+    named = {}
+    for arms in groups:
+        for kernel, sig in game.extra.get("compile_parts", lambda arm: ())(arms[0]):
+            named.setdefault((kernel, tuple(sig)), compile_aside.compile_job(kernel, sig))
+    parts = list(named.values())
     others = [partial(play, arms[:1]) for arms in groups[1:]]
     traced = [partial(trace, next(a for a in arms if a.rotation == 0)) for arms in groups] if traces else []
     here = parts[::-1] + [partial(play, groups[0]), fold_rows] + others + traced

@@ -88,3 +88,29 @@ def test_compile_parts_are_the_kernels_calls(name):
             assert tuple(sig) in kernel.signatures, f"{part.py_func.__qualname__}{tuple(sig)} is not its signature"
         else:
             assert (part.py_func, tuple(sig)) in calls, f"{part.py_func.__qualname__}{tuple(sig)} is not called so"
+
+
+def test_fight_song_s_lookahead_part_is_the_search_playouts_engine_run():
+    """A skill scenario's lookahead level names the search playouts' engine.run as a part (the command compiles it
+    while the helper compiles the lookahead kernel): its signature is the one search_ops._run calls it with."""
+    import numba
+
+    from analyzer.games.fightsong import lookahead, search_ops
+
+    game = get_game("fightsong")
+    seats = [game.validate_seat({"policy": "lookahead"}, "t", "s")] * 4
+    arm = Arm("t", game.validate_rules({}, 4, "t"), seats, {})
+    parts = game.extra["compile_parts"](arm)
+    resume = [sig for part, sig in parts if part is fightsong_engine.run]
+    assert len(resume) == 1
+    cfg = fightsong_engine.Config(*arm.encoded(game))  # (what the batch gives the kernel: fightsong.batch)
+    pos = lookahead._position(cfg)
+    look = lookahead._scratch(cfg, pos.rg, len(game.columns(4)))
+
+    def playout_run(pos, look):
+        search_ops._run(pos, look)
+
+    calls = jitted_calls(numba.njit(playout_run), (numba.typeof(pos), numba.typeof(look)))
+    assert (fightsong_engine.run.py_func, tuple(resume[0])) in calls
+    plain = Arm("t", game.validate_rules({}, 4, "t"), [game.validate_seat({"policy": "team"}, "t", "s")] * 4, {})
+    assert all(part is not fightsong_engine.run for part, _ in game.extra["compile_parts"](plain))

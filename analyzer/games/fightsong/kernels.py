@@ -21,11 +21,33 @@ def compile_parts(arm):
     """The general kernel's callees that compile apart from it (Game.extra["compile_parts"]: on a cold start the
     command compiles them beside the greedy fast path and the fold while a helper compiles engine.run:
     analyzer.compile_aside), with the types engine.run calls them with. count_battle (the profile's count of a
-    battle, a run-time branch of fight_song_round's caller) took about 0.6 s of the helper's 10 s. A signature that no
-    longer matches only costs the command's time (tests/test_compile_parts.py checks that it matches)."""
+    battle, a run-time branch of fight_song_round's caller) took about 0.6 s of the helper's 10 s. For an arm with a
+    lookahead or search seat, also the search playouts' engine.run (resume_signature): the helper compiling the
+    lookahead kernel reaches it about 10 s in and spent 8-9 s on it while the command, its own jobs done, waited
+    (docs/performance.md, issue 30's thirteenth session); listed last, the command compiles it first. A signature
+    that no longer matches only costs the command's time (tests/test_compile_parts.py checks that they match)."""
     from numba import types
 
     from analyzer.games.fightsong import choices
 
     a, i = types.int64[::1], types.int64
-    return [(choices.count_battle, (a, a, a, types.int8[:, :, ::1], types.int64[:, :, ::1], i, i))]
+    parts = [(choices.count_battle, (a, a, a, types.int8[:, :, ::1], types.int64[:, :, ::1], i, i))]
+    from analyzer.games import get_game
+
+    # (numpy only; the runner encodes every arm before its warm-up anyway). The kernels are given an engine.Config (the
+    # batch builds one from the encoding's fields), not the encoding (a subclass: another type to numba)
+    cfg = engine.Config(*arm.encoded(get_game("fightsong")))
+    if lookahead.uses_lookahead(cfg.tables.pol):
+        parts.append((engine.run, resume_signature(cfg)))
+    return parts
+
+
+def resume_signature(cfg):
+    """The argument types of engine.run as search_ops._run calls it (a playout resuming a game), for a game configured
+    by cfg: the batch's (engine.play_block), but for the result row and trace the playouts are given and `resume`."""
+    import numba
+    from numba import types
+
+    ints, table = types.int64[::1], types.int64[:, ::1]
+    return (types.uint64, types.int64, types.int64, types.int64, numba.typeof(cfg), table, table, types.boolean, ints,
+            ints, types.int64[:, :, ::1], types.uint64[::1], types.none, ints)
