@@ -87,7 +87,8 @@ def _warm_up_jobs(sc, traces):
         game.trace(arm.encoded(game), sc.seed, 0)
 
     # (no arm is encoded here: an encoding may compile (Noize's tables), which on a cold start is a job like any other;
-    # each group's first arm names its parts, the same part once: a skill scenario's lookahead level has its own)
+    # a game's compile_parts encodes an arm only where that compiles nothing, Fight Song's. Each group's first arm
+    # names its parts, the same part once: a skill scenario's lookahead level has its own)
     named = {}
     for arms in groups:
         for kernel, sig in game.extra.get("compile_parts", lambda arm: ())(arms[0]):

@@ -20,7 +20,8 @@ search driver (analyzer/games/search: driver.lookahead) on The Distance's contra
 import numpy as np
 from numba import njit
 
-from analyzer.games.distance.engine import END_NONE, N_STREAMS_EXTRA, R_CHOICES, _setup, after_turn, begin, end_game
+from analyzer.games.distance.engine import (
+    END_NONE, N_STREAMS_EXTRA, NO_TRACE, R_CHOICES, _setup, after_turn, begin, end_game)
 from analyzer.games.distance import choices, search_ops
 from analyzer.games.distance.events import EV_TURN
 from analyzer.games.distance.policies import P_LOOKAHEAD, P_SEARCH
@@ -133,8 +134,6 @@ def play_games_look(seed, first_game, lo, hi, config, rates, out, tr, on):
 
 
 optimise_once(play_games_look)  # (one round of LLVM's pipeline: as fast as two, measured)
-
-NO_TRACE = np.zeros((1, 1), dtype=np.int64)  # the batch records no events
 
 
 def play_game_look(seed, game, config, rates, out, trace, trace_on):

@@ -28,14 +28,14 @@ def compile_parts(arm):
     that no longer matches only costs the command's time (tests/test_compile_parts.py checks that they match)."""
     from numba import types
 
+    from analyzer.games import get_game
     from analyzer.games.fightsong import choices
 
     a, i = types.int64[::1], types.int64
     parts = [(choices.count_battle, (a, a, a, types.int8[:, :, ::1], types.int64[:, :, ::1], i, i))]
-    from analyzer.games import get_game
-
-    # (numpy only; the runner encodes every arm before its warm-up anyway). The kernels are given an engine.Config (the
-    # batch builds one from the encoding's fields), not the encoding (a subclass: another type to numba)
+    # (no compile: what an encoding compiles is compiled by the scenario's load already). The kernels are given an
+    # engine.Config (the batch builds one from the encoding's fields), not the encoding (a subclass: another type to
+    # numba)
     cfg = engine.Config(*arm.encoded(get_game("fightsong")))
     if lookahead.uses_lookahead(cfg.tables.pol):
         parts.append((engine.run, resume_signature(cfg)))
