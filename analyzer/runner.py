@@ -78,9 +78,13 @@ def _warm_up_jobs(sc, traces):
         out = block_array(rot, 1, len(game.columns(players)))  # (the fold's arrays have the run's layout)
         out[...] = 0
         spec = fold.group_spec(players, rot, len(cols), game.teams(players))
-        base = Summary(names, spec)
+        # (no pair of columns: the kernels' types are those of the run's summaries, without the products of every
+        # pair, up to a tenth of a cached start's warm-up)
+        base = Summary(names, spec, pairs=[])
         base.add(out)
-        Summary(names, spec).add(out, base, out)
+        crossed = Summary(names, spec, pairs=[])
+        crossed.set_baseline(base, cross_pairs=[])
+        crossed.add(out, base, out)
         fold.column_values(out, spec, 0, np.empty(1, dtype=np.int64))
 
     def trace(arm):
