@@ -78,8 +78,8 @@ def _warm_up_jobs(sc, traces):
         out = block_array(rot, 1, len(game.columns(players)))  # (the fold's arrays have the run's layout)
         out[...] = 0
         spec = fold.group_spec(players, rot, len(cols), game.teams(players))
-        # (no pair of columns: the kernels' types are those of the run's summaries, without the products of every
-        # pair, up to a tenth of a cached start's warm-up)
+        # (no pair of columns: the fold's kernels get the run's types all the same, without the products of every
+        # pair, which were 30-50 ms of a cached start)
         base = Summary(names, spec, pairs=[])
         base.add(out)
         crossed = Summary(names, spec, pairs=[])
