@@ -34,8 +34,8 @@ def test_games():
 def figures_drawn_once():
     """A figure asked for again in this test process with the same data is copied from its first drawing (the same
     bytes: Agg draws the same pixels from the same data and settings), not drawn again. Tests that write the same
-    report more than once (interrupted and whole runs, the API and the command, each thread count...) asked for 545
-    figures, 272 of them different: 26 of their 53 s of drawing (issue 30's fifteenth session)."""
+    report more than once (interrupted and whole runs, the API and the command, each thread count...) asked for 673
+    figures, 381 of them different (docs/performance.md, issue 30's fifteenth session)."""
     import hashlib
     import pickle
 
