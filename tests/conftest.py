@@ -45,17 +45,18 @@ def figures_drawn_once():
     drawn = {}  # hash of (kind, args, kwargs) -> the PNG's bytes
 
     def draw_once(kind, path, args, kwargs):
+        if not isinstance(path, (str, Path)):  # (a file object: drawn, neither kept nor written from what is kept)
+            return draw(kind, path, args, kwargs)
         try:
             key = hashlib.sha1(pickle.dumps((kind, args, kwargs))).digest()
         except Exception:  # noqa: BLE001  (an argument that does not pickle: drawn)
-            key = None
-        if key in drawn:
-            Path(path).write_bytes(drawn[key])
-            return path
-        result = draw(kind, path, args, kwargs)
-        if key is not None and isinstance(path, (str, Path)):
+            return draw(kind, path, args, kwargs)
+        if key not in drawn:
+            draw(kind, path, args, kwargs)
             drawn[key] = Path(path).read_bytes()
-        return result
+        else:
+            Path(path).write_bytes(drawn[key])
+        return path
 
     figures._draw = draw_once
     yield
