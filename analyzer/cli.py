@@ -656,7 +656,10 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
 
     def play(interrupts):
         if not (workers or scheduler):
-            _warm_up_saying_so(sc, quiet)
+            from analyzer.planned_games import planning
+
+            with planning(T.games_planned(sc, spec)):
+                _warm_up_saying_so(sc, quiet)
         interrupts.note_from_now()
         try:
             result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said, study_path=study_path,

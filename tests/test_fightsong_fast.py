@@ -2,9 +2,11 @@
 (engine.run) plays: the same deals through both paths give the same result rows, at every player count and with
 every rule option and deck it accepts (docs/fightsong.md, "How the greedy kernel is fast"); a table it does not
 accept is played by the general loop."""
+import numba
 import numpy as np
 import pytest
 
+from analyzer.configs import Arm
 from analyzer.games.fightsong import GAME
 from analyzer.games.fightsong import engine as E
 from analyzer.games.fightsong import fast as F
@@ -142,3 +144,81 @@ def test_the_fast_path_can_be_turned_off():
         assert calls
     finally:
         F.greedy_block = real
+
+
+@pytest.fixture
+def fast_path_nowhere(monkeypatch):
+    """greedy_block replaced by a spy compiled nowhere (in this process or numba's cache, as on a cold start):
+    (the calls it got, a dict whose "cached" says whether numba's cache holds it)."""
+    calls, held = [], {"cached": False}
+    real = F.greedy_block
+
+    def spy(*args):
+        calls.append(args)
+        return real(*args)
+
+    spy.overloads, spy._cache = {}, None
+    monkeypatch.setattr(F, "greedy_block", spy)
+    monkeypatch.setattr(F, "in_cache", lambda kernel, cache, sig: held["cached"])
+    monkeypatch.setattr(F, "_in_cache", {})
+    return calls, held
+
+
+def test_a_short_run_plays_by_the_general_kernel_unless_the_fast_path_is_compiled(fast_path_nowhere):
+    from analyzer.planned_games import planning
+
+    calls, held = fast_path_nowhere
+    cfg = config(4)
+    out = np.zeros((300, len(GAME.columns(4))), dtype=np.int64)
+    with planning(F.FAST_PATH_GAMES - 1):
+        F.batch(np.uint64(3), 0, cfg, out)
+    assert not calls, "a short run compiled the fast path"
+    general = out.copy()
+    with planning(F.FAST_PATH_GAMES):
+        F.batch(np.uint64(3), 0, cfg, out)
+    assert calls, "a long run did not play by the fast path"
+    assert_same(out, general, 4)
+    calls.clear()
+    F.batch(np.uint64(3), 0, cfg, out)  # no plan (the bench, a direct call): as a long run
+    assert calls
+    calls.clear()
+    held["cached"] = True  # in numba's cache (the answer is kept per process: asked afresh here): a short run loads it
+    F._in_cache.clear()
+    with planning(1000):
+        F.batch(np.uint64(3), 0, cfg, out)
+    assert calls
+    calls.clear()
+    held["cached"] = False
+    F._in_cache.clear()
+    F.greedy_block.overloads = {tuple(numba.typeof(a) for a in F._block_args(np.uint64(0), 0, 0, 0, cfg, out)): None}
+    with planning(1000):  # loaded in this process already: used
+        F.batch(np.uint64(3), 0, cfg, out)
+    assert calls
+
+
+def test_a_run_plans_its_games_and_a_tune_all_of_its_trials(fast_path_nowhere):
+    from analyzer import runner
+    from analyzer.planned_games import planned, planning
+    from analyzer.scenario import from_dict
+
+    calls, _ = fast_path_nowhere
+    sc = from_dict({"name": "t", "game": "fightsong", "players": 4, "games": 300, "seed": 2})
+    short = runner.run(sc, progress=False, threads=1)
+    assert not calls and planned() is None, "a run of 300 deals compiled the fast path, or left its plan set"
+    with planning(F.FAST_PATH_GAMES):  # (analyzer tune: its trials' runs are short, the whole tune is not)
+        long = runner.run(sc, progress=False, threads=1)
+    assert calls
+    assert [g.summary.sums.tolist() for g in short.groups] == [g.summary.sums.tolist() for g in long.groups]
+
+
+def test_a_short_run_compiles_the_general_kernels_callees_beside_it(fast_path_nowhere):
+    from analyzer.planned_games import planning
+
+    arm = Arm("t", GAME.validate_rules({}, 4, "t"), [GAME.validate_seat({"policy": "greedy"}, "t", "s")] * 4, {})
+    with planning(1000):
+        short = {part.py_func.__name__ for part, _ in K.compile_parts(arm)}
+    with planning(F.FAST_PATH_GAMES):
+        long = {part.py_func.__name__ for part, _ in K.compile_parts(arm)}
+    # (their signatures are checked against engine.run's calls by tests/test_compile_parts.py, on a team table)
+    assert {"play_board", "fight_song_round"} <= short
+    assert not {"play_board", "fight_song_round"} & long

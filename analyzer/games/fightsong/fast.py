@@ -16,6 +16,7 @@ wraparound of negative indices.
 """
 from contextlib import contextmanager
 
+import numba
 import numpy as np
 from numba import njit
 
@@ -30,6 +31,8 @@ from analyzer.games.fightsong.state import (
     O_XSNAP, S_CNT, S_HANDS, S_LEFT, S_SIZE, S_TOP, clear_hand, hc_at, hn_at, init_state, put_bottom, take, team_of)
 from analyzer.games.layout import col
 from analyzer.jit_deferred import optimise_once
+from analyzer.jit_setup import in_cache
+from analyzer.planned_games import planned
 from analyzer.rng import reset_streams
 from analyzer.threads import run_in_blocks
 
@@ -289,11 +292,37 @@ def greedy_fast(cfg):
         and not cfg.rules[E.R_AVOID:E.R_AVOID + n].any()
 
 
-def play_block(seed, first_game, lo, hi, cfg, out):
+def _block_args(seed, first_game, lo, hi, cfg, out):
     st, rg, _, rng = E.scratch(cfg)
     tab = cfg.tables
-    greedy_block(seed, first_game, lo, hi, cfg.rules, cfg.order_gp, cfg.order_act, cfg.order_fs, tab.gp_kind,
-                 tab.how.reshape(-1), tab.gtab.reshape(-1), tab.pol, tab.par, out, st, rg, rng, E.NO_TRACE)
+    return (seed, first_game, lo, hi, cfg.rules, cfg.order_gp, cfg.order_act, cfg.order_fs, tab.gp_kind,
+            tab.how.reshape(-1), tab.gtab.reshape(-1), tab.pol, tab.par, out, st, rg, rng, E.NO_TRACE)
+
+
+def play_block(seed, first_game, lo, hi, cfg, out):
+    greedy_block(*_block_args(seed, first_game, lo, hi, cfg, out))
+
+
+# From this many games (deals x configurations) planned, a run compiles the fast path rather than playing by the
+# general kernel: it plays a game 1.3 us faster on two threads (fightsong-4p, 1,600,000 games: 6.9 against 9.0 s)
+# and costs a cold start about 2 s (docs/performance.md, issue 30's sixteenth session)
+FAST_PATH_GAMES = 1_000_000
+_in_cache = {}  # greedy_block's argument types -> whether numba's cache held its compile when first asked
+
+
+def fast_path_pays(cfg):
+    """Whether the batch of a greedy table (greedy_fast) plays by greedy_block: for a run of FAST_PATH_GAMES or more
+    planned (or none: analyzer.planned_games), or when greedy_block is loaded here or in numba's cache for these
+    types; a shorter run plays by the general kernel, which it compiles anyway for its traced games."""
+    games = planned()
+    if games is None or games >= FAST_PATH_GAMES:
+        return True
+    sig = tuple(numba.typeof(a) for a in _block_args(np.uint64(0), 0, 0, 0, cfg, np.empty((1, 1), np.int64)))
+    if sig in greedy_block.overloads:
+        return True
+    if sig not in _in_cache:
+        _in_cache[sig] = in_cache(greedy_block, greedy_block._cache, sig)
+    return _in_cache[sig]
 
 
 GENERAL_PATH = False  # True: fast.batch plays every table by the general loop (general_path: analyzer bench)
@@ -313,9 +342,9 @@ def general_path():
 
 def batch(seed, first_game, cfg, out, fast_path=1):
     """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads: by greedy_block
-    where greedy_fast allows, else engine.batch; fast_path 0 (or within general_path): always engine.batch (the
-    same games: tests and the bench compare them)."""
-    if fast_path and not GENERAL_PATH and greedy_fast(cfg):
+    where greedy_fast allows and it pays (fast_path_pays), else engine.batch; fast_path 0 (or within general_path):
+    always engine.batch (the same games: tests and the bench compare them)."""
+    if fast_path and not GENERAL_PATH and greedy_fast(cfg) and fast_path_pays(cfg):
         run_in_blocks(play_block, out.shape[0], E.CHUNK, (seed, first_game), (cfg, out))
     else:
         E.batch(seed, first_game, cfg, out)

@@ -24,8 +24,11 @@ def compile_parts(arm):
     battle, a run-time branch of fight_song_round's caller) took about 0.6 s of the helper's 10 s. For an arm with a
     lookahead or search seat, also the search playouts' engine.run (resume_signature): the helper compiling the
     lookahead kernel reaches it about 10 s in and spent 8-9 s on it while the command, its own jobs done, waited
-    (docs/performance.md, issue 30's thirteenth session); listed last, the command compiles it first. A signature
-    that no longer matches only costs the command's time (tests/test_compile_parts.py checks that they match)."""
+    (docs/performance.md, issue 30's thirteenth session); listed last, the command compiles it first. For an arm whose
+    batch plays by engine.run (not the greedy fast path: fast.fast_path_pays), also fight_song_round and play_board.
+    A signature that no longer matches only costs the command's time (tests/test_compile_parts.py checks that they
+    match)."""
+    import numba
     from numba import types
 
     from analyzer.games import get_game
@@ -39,6 +42,14 @@ def compile_parts(arm):
     cfg = engine.Config(*arm.encoded(get_game("fightsong")))
     if lookahead.uses_lookahead(cfg.tables.pol):
         parts.append((engine.run, resume_signature(cfg)))
+    elif not (fast.greedy_fast(cfg) and fast.fast_path_pays(cfg)):
+        # the batch plays by engine.run, which the helper compiles for the traced games (the same signature): the
+        # command compiles its two largest callees meanwhile (a cold fightsong-4p of 1,000 deals: 7.6-8.3 s against
+        # 8.9-10.3 s with the fast path compiled, docs/performance.md)
+        tab, om = numba.typeof(cfg.tables), types.Omitted(None)
+        a3, u, t2, b = types.int64[:, :, ::1], types.uint64[::1], types.int64[:, ::1], types.boolean
+        parts.append((engine.fight_song_round, (a, a, a3, tab, u, t2, b, i, i, i, i, om, om)))
+        parts.append((engine.play_board, (a, a3, tab, u, t2, b, i, i, i, om, om)))
     return parts
 
 
