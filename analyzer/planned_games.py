@@ -1,8 +1,8 @@
 """How many games the command in this process means to play: for a kernel whose compile pays only over many games.
 
 Fight Song's greedy fast path (analyzer/games/fightsong/fast.py) plays a game 1.3 us faster than the general kernel
-on two threads but costs a cold start about 2 s more: a short run plays by the general kernel unless numba's cache
-already holds the fast path. The outermost caller that knows the whole plan sets it (`analyzer tune` all its trials,
+on two threads but adds 1.0-1.5 s to a cold start: a short run plays by the general kernel unless the fast path is
+compiled already (in this process or numba's cache). The outermost caller that knows the whole plan sets it (`analyzer tune` all its trials,
 the runner one run); a call that sets none (the bench, a test calling a batch kernel) plays as a long run does.
 Which kernel plays never changes a result: both play the same games.
 """

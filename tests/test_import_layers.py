@@ -40,8 +40,9 @@ LAYERS = (
     " | analyzer.fold",
     "analyzer.games.base : analyzer.games.drama : analyzer.games",  # the game contract, drama, the registry
     "analyzer.errors | analyzer.rng | analyzer.compile_aside",  # compile_aside: a cold start's compiles on two cores
+    # planned_games: the games a command plans (which kernels pay their compile)
     "analyzer.textfiles | analyzer.interrupts | analyzer.stats | analyzer.threads | analyzer.jit_setup"
-    " | analyzer.prefetch | analyzer.ratings",
+    " | analyzer.prefetch | analyzer.ratings | analyzer.planned_games",
     "analyzer.jit_deferred",  # how numba makes machine code (installed by jit_setup)
     "analyzer",  # __version__; the API's names are looked up in analyzer.api on first use (not imported here)
 )

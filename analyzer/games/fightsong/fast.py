@@ -304,8 +304,8 @@ def play_block(seed, first_game, lo, hi, cfg, out):
 
 
 # From this many games (deals x configurations) planned, a run compiles the fast path rather than playing by the
-# general kernel: it plays a game 1.3 us faster on two threads (fightsong-4p, 1,600,000 games: 6.9 against 9.0 s)
-# and costs a cold start about 2 s (docs/performance.md, issue 30's sixteenth session)
+# general kernel: the fast path plays a game about 1.3 us faster on two threads (fightsong-4p, 1,600,000 games: 6.9
+# against 9.0 s) and its compile adds 1.0-1.5 s to a cold start (docs/performance.md, issue 30's sixteenth session)
 FAST_PATH_GAMES = 1_000_000
 _in_cache = {}  # greedy_block's argument types -> whether numba's cache held its compile when first asked
 
