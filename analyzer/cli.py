@@ -256,6 +256,7 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
     move it to out_dir. A signal before play stops at once; during play it ends play; after play the
     report is written all the same; a third signal quits without it (see analyzer.interrupts)."""
     from analyzer import report, runner
+    from analyzer.planned_games import planning
 
     click.echo(f"{printable(sc.name)}: {sc.games:,} deals x {len(sc.arms)} configuration(s) of {sc.game.title}, seed {sc.seed}",
                err=True)
@@ -272,9 +273,13 @@ def _play_and_write(sc, tmp, out_dir, keep_games, threads, chunk_size, quiet, wo
             except ConnectionError as e:
                 raise click.BadParameter(str(e), param_hint="--scheduler") from None
         else:
-            _warm_up_saying_so(sc, quiet)
-            result = runner.run(sc, chunk_size=chunk_size, threads=threads, keep_games_dir=tmp if keep_games else None,
-                                progress=not quiet, interrupts=interrupts)
+            # (the plan: this run's games, then its report's traced games, which compile the game's general kernel:
+            # analyzer.planned_games)
+            with planning(sc.games * len(sc.arms)):
+                _warm_up_saying_so(sc, quiet)
+                result = runner.run(sc, chunk_size=chunk_size, threads=threads,
+                                    keep_games_dir=tmp if keep_games else None, progress=not quiet,
+                                    interrupts=interrupts)
         if result.games == 0:
             click.echo(f"Stopped by {signal_name(interrupts.signal)} before any game finished: no report written.",
                        err=True)
@@ -656,10 +661,7 @@ def tune(scenario, trials, games, seed, out, sets, threads, study_path, workers,
 
     def play(interrupts):
         if not (workers or scheduler):
-            from analyzer.planned_games import planning
-
-            with planning(T.games_planned(sc, spec)):
-                _warm_up_saying_so(sc, quiet)
+            _warm_up_saying_so(sc, quiet)
         interrupts.note_from_now()
         try:
             result = T.tune(sc, spec, threads=threads, interrupts=interrupts, on_trial=said, study_path=study_path,

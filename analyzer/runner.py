@@ -25,7 +25,6 @@ from analyzer.configs import Scenario
 from analyzer.fold import group_columns
 from analyzer.interrupts import Interrupts
 from analyzer.parquet_rows import ParquetRows
-from analyzer.planned_games import planning
 from analyzer.results import RunResult, group_results
 from analyzer.summary import Summary, Tally, new_tally
 
@@ -52,9 +51,8 @@ def warm_up(sc: Scenario, traces: bool = False, compiling=None):
     and folding it into a throwaway summary, so that timings start with the first game played; traces: also the
     kernel of the report's traced games (game 0 of each group, as analyzer.report.trajectory replays them). On a
     cold cache they compile on two cores (analyzer.compile_aside); compiling() is called before the first compile."""
-    with planning(sc.games * len(sc.arms)):  # (the run's own plan, when it is the caller: run below)
-        here, aside = _warm_up_jobs(sc, traces)
-        compile_aside.run(here, aside, compiling)
+    here, aside = _warm_up_jobs(sc, traces)
+    compile_aside.run(here, aside, compiling)
 
 
 def _warm_up_jobs(sc, traces):
@@ -119,15 +117,8 @@ def run(sc: Scenario, *, games: int | None = None, chunk_size: int = DEFAULT_CHU
     partial. interrupts: the caller's, already installed (the CLI's, which go on noting signals while it
     writes the report); None: the run installs its own while it plays. block, on_block: no chunk crosses a
     multiple of `block` deals, and at each, on_block(deals played, tally) is called with every chunk committed; a
-    true return ends the run there, not partial (analyzer.tuning prunes a trial so). The run's games are the plan
-    (analyzer.planned_games) unless a caller set one."""
+    true return ends the run there, not partial (analyzer.tuning prunes a trial so)."""
     total = games if games is not None else sc.games
-    with planning(total * len(sc.arms)):
-        return _run(sc, total, chunk_size, threads, keep_games_dir, progress, chunk_seconds, interrupts, block,
-                    on_block)
-
-
-def _run(sc, total, chunk_size, threads, keep_games_dir, progress, chunk_seconds, interrupts, block, on_block):
     threads_used = used_threads(threads)
     tally = new_tally(sc)
     for arm in sc.arms:

@@ -13,7 +13,6 @@ import copy
 from dataclasses import dataclass
 
 from analyzer.errors import ScenarioError
-from analyzer.planned_games import planning
 from analyzer.tuning.spec import TuneSpec, parse
 
 # a tune searches one configuration's settings: what would make the scenario several is refused
@@ -83,11 +82,6 @@ def _checked_spec(sc, source):
     return spec
 
 
-def games_planned(sc, spec):
-    """The games a tune plans (analyzer.planned_games): every trial's and the race's (a trial's run alone is short)."""
-    return (spec.trials * spec.games + spec.confirm_games) * len(sc.arms)
-
-
 def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, study_path=None, workers=None,
          scheduler=None, log=print):
     """Search, then race (unless stopped or race=False); the TuneResult. study_path: the journal file that keeps
@@ -103,21 +97,20 @@ def tune(sc, spec, *, threads=None, interrupts=None, on_trial=None, race=True, s
     used = runner.used_threads(threads)
     cluster = DaskBlocks(workers, scheduler, threads) if workers or scheduler else None
     try:
-        with planning(games_planned(sc, spec)):
-            run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path,
-                         cluster=cluster)
-            race_result, rows = None, []
-            chosen = R.finalists(run)
-            if race and run.stopped_by is None and chosen and run.trials[0].state == "complete":
-                race_sc = scen.build(R.race_raw(sc, spec, chosen), sc.source)
-                if cluster is not None:
-                    from analyzer import distributed
+        run = search(sc, spec, threads=threads, interrupts=interrupts, on_trial=on_trial, study_path=study_path,
+                     cluster=cluster)
+        race_result, rows = None, []
+        chosen = R.finalists(run)
+        if race and run.stopped_by is None and chosen and run.trials[0].state == "complete":
+            race_sc = scen.build(R.race_raw(sc, spec, chosen), sc.source)
+            if cluster is not None:
+                from analyzer import distributed
 
-                    race_result = distributed.run(race_sc, threads=cluster.threads, progress=False, log=log,
-                                                  scheduler=cluster.client.scheduler.address, interrupts=interrupts)
-                else:
-                    race_result = runner.run(race_sc, threads=threads, progress=False, interrupts=interrupts)
-                rows = R.race_table(run, race_result) if race_result.games else []
+                race_result = distributed.run(race_sc, threads=cluster.threads, progress=False, log=log,
+                                              scheduler=cluster.client.scheduler.address, interrupts=interrupts)
+            else:
+                race_result = runner.run(race_sc, threads=threads, progress=False, interrupts=interrupts)
+            rows = R.race_table(run, race_result) if race_result.games else []
     finally:
         if cluster is not None:
             cluster.close()

@@ -311,9 +311,10 @@ _in_cache = {}  # greedy_block's argument types -> whether numba's cache held it
 
 
 def fast_path_pays(cfg):
-    """Whether the batch of a greedy table (greedy_fast) plays by greedy_block: for a run of FAST_PATH_GAMES or more
-    planned (or none: analyzer.planned_games), or when greedy_block is loaded here or in numba's cache for these
-    types; a shorter run plays by the general kernel, which it compiles anyway for its traced games."""
+    """Whether the batch of a greedy table (greedy_fast) plays by greedy_block: with no plan (a run whose report
+    replays no traced games: analyzer.planned_games) or FAST_PATH_GAMES or more planned, or when greedy_block is loaded
+    here or in numba's cache for these types; a shorter run plays by the general kernel, which it compiles anyway for
+    its traced games."""
     games = planned()
     if games is None or games >= FAST_PATH_GAMES:
         return True
