@@ -18,11 +18,9 @@ _games = None  # games (deals x configurations) planned before the traced ones; 
 
 @contextmanager
 def planning(games: int):
-    """Within it, the plan is `games` (a caller around it that set one already wins: it knows more)."""
+    """Within it, the plan is `games`."""
     global _games
-    before = _games
-    if before is None:
-        _games = int(games)
+    before, _games = _games, int(games)
     try:
         yield
     finally:

@@ -203,17 +203,16 @@ def test_the_run_command_plans_its_games_and_a_run_without_traced_games_takes_th
     from analyzer import runner
     from analyzer.cli import main
     from analyzer.planned_games import planned
-    from analyzer.scenario import from_dict
+    from analyzer.scenario import load
 
     calls, _ = fast_path_nowhere
-    raw = {"name": "t", "game": "fightsong", "players": 2, "games": 200, "seed": 2}
     f = tmp_path / "s.toml"
     f.write_text('name = "t"\ngame = "fightsong"\nplayers = 2\ngames = 200\nseed = 2\n')
     r = CliRunner().invoke(main, ["run", str(f), "-q", "--out", str(tmp_path / "rep")])
     assert r.exit_code == 0, r.output
     assert not calls and planned() is None, "`analyzer run` of 200 deals compiled the fast path, or left its plan set"
     # (the API, a tune's trials: no report replays traced games, so no general kernel to compile anyway)
-    plain = runner.run(from_dict(raw), progress=False, threads=1)
+    plain = runner.run(load(f), progress=False, threads=1)
     assert calls
     assert plain.groups[0].summary.n == 200
 
