@@ -51,11 +51,11 @@ def value(v):
     return json.dumps(v)
 
 
-def run_cli(tmp_path, raw, name="hostile"):
+def run_cli(tmp_path, raw, name="hostile", games=300):
     f = tmp_path / f"{name}.toml"
     f.write_text(toml(raw))
     out = tmp_path / f"rep-{name}"
-    r = CliRunner().invoke(main, ["run", str(f), "--games", "300", "-q", "--out", str(out)])
+    r = CliRunner().invoke(main, ["run", str(f), "--games", str(games), "-q", "--out", str(out)])
     assert r.exit_code == 0, r.output
     return out
 
@@ -120,7 +120,7 @@ def outside_code(md):
     return "\n".join(kept)
 
 
-def check_markdown(out, names):
+def check_markdown(out, names, games=300):
     md = outside_code((out / "report.md").read_text())
     low = md.lower()
     assert "<script" not in low
@@ -146,7 +146,7 @@ def check_markdown(out, names):
         assert name.strip() in shown, name
     # the analyzer's own Markdown is intact
     assert re.search(r"^## Answer$", md, re.M) and re.search(r"^<details><summary>Rules and players", md, re.M)
-    assert "**300 deals**" in md
+    assert f"**{games} deals**" in md
     return md
 
 
@@ -222,10 +222,11 @@ def test_hostile_strength_rungs(tmp_path):
              {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
     raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 300, "seed": 4, "players": 3,
            "strength": {"rungs": rungs, "budgets": [16]}}  # (one search rung: the default three took 4 minutes)
-    out = run_cli(tmp_path, raw, "strength")
+    out = run_cli(tmp_path, raw, "strength", games=60)  # (a search rung's games are the file's time: what is checked
+    # is the labels' escaping in every file)
     names = [r["label"] for r in rungs]
     check_csv(out, names)
-    check_markdown(out, names)
+    check_markdown(out, names, games=60)
     check_html(out, names)
     with open(out / "strength.csv", newline="") as f:
         cells = [cell for row in csv.reader(f) for cell in row]
