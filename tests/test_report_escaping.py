@@ -220,7 +220,7 @@ def test_hostile_strength_rungs(tmp_path):
     rungs = [{"label": "[x](javascript:alert(1))", "policy": "random"},
              {"label": "=HYPERLINK(\"http://evil.example\",\"x\") <script>alert(1)</script>", "policy": "threshold"},
              {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
-    raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 300, "seed": 4, "players": 3,
+    raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 60, "seed": 4, "players": 3,
            "strength": {"rungs": rungs, "budgets": [16]}}  # (one search rung: the default three took 4 minutes)
     out = run_cli(tmp_path, raw, "strength", games=60)  # (a search rung's games are the file's time: what is checked
     # is the labels' escaping in every file)
