@@ -2,7 +2,6 @@
 (engine.run) plays: the same deals through both paths give the same result rows, at every player count and with
 every rule option and deck it accepts (docs/fightsong.md, "How the greedy kernel is fast"); a table it does not
 accept is played by the general loop."""
-import numba
 import numpy as np
 import pytest
 
@@ -190,7 +189,7 @@ def test_a_short_run_plays_by_the_general_kernel_unless_the_fast_path_is_compile
     calls.clear()
     held["cached"] = False
     F._in_cache.clear()
-    F.greedy_block.overloads = {tuple(numba.typeof(a) for a in F._block_args(np.uint64(0), 0, 0, 0, cfg, out)): None}
+    F.greedy_block.overloads = {F.block_signature(cfg): None}
     with planning(1000):  # loaded in this process already: used
         F.batch(np.uint64(3), 0, cfg, out)
     assert calls

@@ -222,11 +222,11 @@ def test_hostile_strength_rungs(tmp_path):
              {"label": "-2+3 <img src=x onerror=alert(1)>", "policy": "threshold", "challenge_below": 0.7}]
     raw = {"name": "@SUM(A1)", "description": "# heading", "game": "noize", "games": 60, "seed": 4, "players": 3,
            "strength": {"rungs": rungs, "budgets": [16]}}  # (one search rung: the default three took 4 minutes)
-    out = run_cli(tmp_path, raw, "strength", games=60)  # (a search rung's games are the file's time: what is checked
-    # is the labels' escaping in every file)
+    out = run_cli(tmp_path, raw, "strength", games=raw["games"])  # (a search rung's games are the file's time: what
+    # is checked is the labels' escaping in every file)
     names = [r["label"] for r in rungs]
     check_csv(out, names)
-    check_markdown(out, names, games=60)
+    check_markdown(out, names, games=raw["games"])
     check_html(out, names)
     with open(out / "strength.csv", newline="") as f:
         cells = [cell for row in csv.reader(f) for cell in row]

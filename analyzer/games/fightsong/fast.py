@@ -303,6 +303,11 @@ def play_block(seed, first_game, lo, hi, cfg, out):
     greedy_block(*_block_args(seed, first_game, lo, hi, cfg, out))
 
 
+def block_signature(cfg):
+    """The argument types play_block calls greedy_block with for cfg (a batch's `out`: C-contiguous int64 rows)."""
+    return tuple(numba.typeof(a) for a in _block_args(np.uint64(0), 0, 0, 0, cfg, np.empty((1, 1), np.int64)))
+
+
 # From this many games (deals x configurations) planned, a run compiles the fast path rather than playing by the
 # general kernel: the fast path plays a game about 1.3 us faster on two threads (fightsong-4p, 1,600,000 games: 6.9
 # against 9.0 s) and its compile adds 1.0-1.5 s to a cold start (docs/performance.md, issue 30's sixteenth session)
@@ -318,7 +323,7 @@ def fast_path_pays(cfg):
     games = planned()
     if games is None or games >= FAST_PATH_GAMES:
         return True
-    sig = tuple(numba.typeof(a) for a in _block_args(np.uint64(0), 0, 0, 0, cfg, np.empty((1, 1), np.int64)))
+    sig = block_signature(cfg)
     if sig in greedy_block.overloads:
         return True
     if sig not in _in_cache:
@@ -341,11 +346,17 @@ def general_path():
         GENERAL_PATH = before
 
 
+def plays_fast(cfg):
+    """Whether a batch of cfg plays by greedy_block: greedy_fast allows it and it pays (fast_path_pays), outside
+    general_path; else by engine.run (kernels.compile_parts then names engine.run's callees)."""
+    return not GENERAL_PATH and greedy_fast(cfg) and fast_path_pays(cfg)
+
+
 def batch(seed, first_game, cfg, out, fast_path=1):
     """Games first_game .. first_game + len(out) - 1 into out, on numba.get_num_threads() threads: by greedy_block
-    where greedy_fast allows and it pays (fast_path_pays), else engine.batch; fast_path 0 (or within general_path):
-    always engine.batch (the same games: tests and the bench compare them)."""
-    if fast_path and not GENERAL_PATH and greedy_fast(cfg) and fast_path_pays(cfg):
+    where plays_fast, else engine.batch; fast_path 0: always engine.batch (the same games: tests and the bench compare
+    them)."""
+    if fast_path and plays_fast(cfg):
         run_in_blocks(play_block, out.shape[0], E.CHUNK, (seed, first_game), (cfg, out))
     else:
         E.batch(seed, first_game, cfg, out)

@@ -25,7 +25,7 @@ def compile_parts(arm):
     lookahead or search seat, also the search playouts' engine.run (resume_signature): the helper compiling the
     lookahead kernel reaches it about 10 s in and spent 8-9 s on it while the command, its own jobs done, waited
     (docs/performance.md, issue 30's thirteenth session); listed last, the command compiles it first. For an arm whose
-    batch plays by engine.run (not the greedy fast path: fast.fast_path_pays), also fight_song_round and play_board.
+    batch plays by engine.run (not the greedy fast path: fast.plays_fast), also fight_song_round and play_board.
     A signature that no longer matches only costs the command's time (tests/test_compile_parts.py checks that they
     match)."""
     import numba
@@ -42,7 +42,7 @@ def compile_parts(arm):
     cfg = engine.Config(*arm.encoded(get_game("fightsong")))
     if lookahead.uses_lookahead(cfg.tables.pol):
         parts.append((engine.run, resume_signature(cfg)))
-    elif not (fast.greedy_fast(cfg) and fast.fast_path_pays(cfg)):
+    elif not fast.plays_fast(cfg):
         # the batch plays by engine.run, which the helper compiles for the traced games (the same signature): the
         # command compiles its two largest callees meanwhile (a cold fightsong-4p of 1,000 deals: 7.6-8.3 s against
         # 8.9-10.3 s with the fast path compiled, docs/performance.md)
