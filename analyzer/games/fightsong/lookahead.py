@@ -72,6 +72,7 @@ from analyzer.games.fightsong.state import (
     N_RESUME, RESUME_FS, RESUME_HAND, RS_BOARD, RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_STOP)
 from analyzer.games.search import rebind, specialise
 from analyzer.games.search.tree import new_tree
+from analyzer.jit_deferred import optimise_once
 from analyzer.threads import run_in_blocks
 
 EDGE = UNIT // 4  # regular hands: a quarter point of margin per redeal (see choose)
@@ -133,6 +134,9 @@ def choose(st, hand, tab, rng, board, layer, seat, j, nplays, look):
 
 # the lookahead's kernel: the engine's game loop with choose as the lookahead seats' decision
 KERNEL = rebind(engine.LOOKAHEAD_LOOP, vars(engine), {"choose_lookahead": choose}, "lookahead")
+# one round of LLVM's pipeline: 2-3 s less compile CPU, and as fast as two (one round faster in 6 of 8 pairs measured,
+# by 0.9-3%; slower in 2: jit_deferred, docs/performance.md's twelfth and eighteenth sessions)
+optimise_once(KERNEL.run)
 
 
 def _position(cfg):
