@@ -185,13 +185,6 @@ def deal(st, rg, hand, gp_kind, layer, seat_mask, count, why, tr, on):
                         tr[k, TRACE_FIXED + i] = hand[layer, s, size - count + i]
 
 
-# True in the lookahead's kernel (LOOKAHEAD_LOOP's clones, given the lookahead's scratch `look`), False here: a
-# constant, so numba drops the call of the other branch before typing it. (A test of `look is None` would do only where
-# look is None: given the scratch, numba typed the call without it as well, and compiled clones of play_board and
-# fight_song_round for it that nothing calls: 3.6 s of a cold compile of the lookahead's kernel.)
-LOOKAHEAD_KERNEL = False
-
-
 def choose_lookahead(st, hand, tab, rng, board, layer, seat, j, nplays, look):
     """A lookahead or search seat's (kind, corner) for play j of the board: lookahead.choose, bound in the lookahead's
     kernel (LOOKAHEAD_LOOP below). Here only the name: play_board reaches it only when given the lookahead's scratch."""
@@ -375,10 +368,10 @@ def fight_song_round(st, rg, hand, tab, rng, tr, on, n_act, kind, init_mask, par
                 resume[RS_FS_INIT] = init_mask
                 resume[RS_FS_PART] = part_mask
                 return outcome, winner, hands
-        elif LOOKAHEAD_KERNEL:
-            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
-        else:
+        elif look is None:
             play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays)
+        else:
+            play_board(st, hand, tab, rng, tr, on, board, np.int64(1), nplays, look)
         outcome, winner = fs_hand_outcome(st, nt, init_mask, k)
         if on:
             ek = emit(st, tr, on, EV_FS_SCORE, k, winner, outcome)
@@ -484,11 +477,11 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         if resume[RS_PENDING] != 0:  # paused before a play (play_board wrote where)
             resume[RS_REG_BOARD] = board
             return board, nplays
-    elif LOOKAHEAD_KERNEL:
+    elif look is None:
+        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
+    else:
         observe_hand(look, board)
         play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays, look)
-    else:
-        play_board(st, hand, cfg.tables, rng, tr, on, board, np.int64(0), nplays)
     # record the hand's points
     for j in range(nplays):
         st[O_REG + j] = st[O_PL + j]
@@ -567,12 +560,12 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask, None, resume)
             if resume[RS_PENDING] != 0:  # paused
                 return
-        elif LOOKAHEAD_KERNEL:
-            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
-                                                      np.int64(FSK_OPPORTUNITY), init_mask, part_mask, look)
-        else:
+        elif look is None:
             outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask)
+        else:
+            outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                      np.int64(FSK_OPPORTUNITY), init_mask, part_mask, look)
         out[col(R_FS_ROUNDS, n, nt)] += 1
         out[col(R_FS_HANDS, n, nt)] += hands
         out[col(R_FS_TIES, n, nt)] += hands - 1 if outcome != FSO_NO_POINT else hands
@@ -639,12 +632,12 @@ def check_end(st, rg, hand, cfg, rng, out, tr, on, look, resume):
                                                           np.int64(FSK_TIEBREAK), tied, part, None, resume)
                 if resume[RS_PENDING] != 0:  # paused: the game goes on
                     return np.int64(-1), np.int64(0)
-            elif LOOKAHEAD_KERNEL:
-                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
-                                                          np.int64(FSK_TIEBREAK), tied, part, look)
-            else:
+            elif look is None:
                 outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part)
+            else:
+                outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
+                                                          np.int64(FSK_TIEBREAK), tied, part, look)
             out[col(R_TB_ROUNDS, n, nt)] += 1
             out[col(R_TB_HANDS, n, nt)] += hands
             if outcome == FSO_WON:
@@ -827,6 +820,6 @@ def batch(seed, first_game, cfg, out):
 
 
 # The lookahead's kernel (lookahead.py) is these functions, the game loop from run down to play_board, cloned with
-# choose_lookahead bound to the lookahead's decision and LOOKAHEAD_KERNEL to True (search.rebind): the engine never imports its lookahead (which
+# choose_lookahead bound to the lookahead's decision (search.rebind): the engine never imports its lookahead (which
 # builds on it: its playouts are this module's run), and the default kernels, given no scratch, never reach it.
 LOOKAHEAD_LOOP = (run, play_hand, play_opportunities, check_end, fight_song_round, play_board)

@@ -133,8 +133,7 @@ def choose(st, hand, tab, rng, board, layer, seat, j, nplays, look):
 
 
 # the lookahead's kernel: the engine's game loop with choose as the lookahead seats' decision
-KERNEL = rebind(engine.LOOKAHEAD_LOOP, vars(engine), {"choose_lookahead": choose, "LOOKAHEAD_KERNEL": True},
-                "lookahead")
+KERNEL = rebind(engine.LOOKAHEAD_LOOP, vars(engine), {"choose_lookahead": choose}, "lookahead")
 # one round of LLVM's pipeline: 2-3 s less compile CPU, and as fast as two (one round faster in 6 of 8 pairs measured,
 # by 0.9-3%; slower in 2: jit_deferred, docs/performance.md's twelfth and eighteenth sessions)
 optimise_once(KERNEL.run)
