@@ -438,3 +438,51 @@ def _compile_options_compared_without_properties():
 
 
 _compile_options_compared_without_properties()
+
+
+def _none_tests_decided_for_every_type():
+    """Decide `arg is None` (and `is not`) before typing for an argument of a type that is never None.
+
+    numba (0.68) drops the branch of such a test before typing it only where the argument is None (or omitted) or a
+    literal; for an argument of another type (an array, a tuple) it types both branches, and every call in the one
+    never taken is compiled for nothing. Fight Song's game loop chooses its calls of play_board and fight_song_round
+    by `look is None` and `resume is not None`: its lookahead kernel (given `look`) compiled clones of both for the
+    call without it (3.6 s of CPU), and the search playouts' engine.run (given `resume`) typed the plain calls too,
+    a compile of 14.5 s that is now 5-6 s, on the critical path of a skill scenario's cold start (docs/performance.md,
+    issue 30's eighteenth session). An array, a number, a boolean, a tuple or a record is never None, so numba is handed
+    its type as it reads a literal's (`literal_type`) and decides the test as it does for a literal: numba resolves
+    that way only comparisons with None (with anything else it leaves the branch, as before). An Optional, which may
+    hold None, is left as it is. Kernels and results are unchanged: the branch dropped is one the code never takes."""
+    import inspect
+
+    from numba.core import analysis, types, untyped_passes
+
+    numba_prune = analysis.dead_branch_prune
+    if getattr(numba_prune, "_analyzer", False):
+        return
+    source = inspect.getsource(numba_prune)
+    if (untyped_passes.dead_branch_prune is not numba_prune
+            or "return getattr(input_arg_ty, 'literal_type', Unknown())" not in source
+            or "input_arg_ty = called_args[input_arg_idx]" not in source):
+        return  # another numba: compile as it does
+    never_none = (types.Array, types.Number, types.Boolean, types.BaseTuple, types.Record)
+
+    class _NeverNone:
+        """An argument's type as numba's branch pruning reads a literal's: never None."""
+
+        def __init__(self, ty):
+            self.literal_type = ty
+
+    def dead_branch_prune(func_ir, called_args):
+        if called_args:
+            called_args = tuple(_NeverNone(ty) if isinstance(ty, never_none) and not hasattr(ty, "literal_type")
+                                else ty for ty in called_args)
+        return numba_prune(func_ir, called_args)
+
+    dead_branch_prune._analyzer = True
+    dead_branch_prune.__doc__ = numba_prune.__doc__
+    analysis.dead_branch_prune = dead_branch_prune  # (inline_closurecall calls it through the module)
+    untyped_passes.dead_branch_prune = dead_branch_prune  # (the pass imported the name)
+
+
+_none_tests_decided_for_every_type()

@@ -101,6 +101,50 @@ def test_inlined_callees_are_not_deep_copied_and_still_inline_right():
     assert caller(2) == ((2 * 3 + 1) - 1) * 2 + ((3 * 3 + 1) - 2) * 2 * 10
 
 
+def test_a_none_test_of_an_argument_that_is_never_none_is_decided_before_typing():
+    """jit_setup._none_tests_decided_for_every_type: `arg is None` (and `is not None`) on an array, a number or a
+    tuple is decided before typing, as numba decides it for None: the branch never taken is not typed, and the
+    function it calls is not compiled; an Optional argument, which may hold None, keeps both branches."""
+    import numpy as np
+    from numba import types
+    from numba.core import untyped_passes
+
+    assert getattr(untyped_passes.dead_branch_prune, "_analyzer", False), "the numba this was written for"
+
+    @numba.njit
+    def only_if_none(x):
+        return -1
+
+    @numba.njit
+    def only_if_given(x):
+        return x[0]
+
+    @numba.njit
+    def pick(x):
+        if x is None:
+            return only_if_none(x)
+        return only_if_given(x)
+
+    @numba.njit
+    def pick_not(x):
+        if x is not None:
+            return only_if_given(x)
+        else:
+            return only_if_none(x)
+
+    assert pick(np.array([7])) == 7 and pick_not(np.array([8])) == 8 and pick_not((9, 1)) == 9
+    assert not only_if_none.signatures, "the branch for None was typed for an array and a tuple"
+    assert pick(None) == -1 and pick_not(None) == -1
+    assert only_if_none.signatures == [(types.none,)]
+
+    @numba.njit
+    def optional(flag):
+        x = np.array([5]) if flag else None
+        return pick_not(x)  # (x: an Optional array)
+
+    assert optional(True) == 5 and optional(False) == -1
+
+
 def test_compile_options_values_are_what_their_properties_say():
     """jit_setup._compile_options_compared_without_properties: Flags.values() from the stored values and the
     defaults is the dict numba's own method builds option by option."""
