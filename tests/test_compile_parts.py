@@ -114,3 +114,29 @@ def test_fight_song_s_lookahead_part_is_the_search_playouts_engine_run():
     assert (fightsong_engine.run.py_func, tuple(resume[0])) in calls
     plain = Arm("t", game.validate_rules({}, 4, "t"), [game.validate_seat({"policy": "team"}, "t", "s")] * 4, {})
     assert all(part is not fightsong_engine.run for part, _ in game.extra["compile_parts"](plain))
+
+
+def test_noize_s_lookahead_part_is_the_tree_search_as_choose_calls_it():
+    """A skill scenario's lookahead or search level names Bring the Noize's tree search as a part (the command compiles
+    it while the helper compiles the lookahead kernel, which calls it): its signature is the one `choose` calls it
+    with, on the scratch the kernel is given (lookahead._scratch)."""
+    import numba
+
+    from analyzer.games.noize import lookahead
+
+    game = get_game("noize")
+    for policy in ("lookahead", "search"):
+        seats = [game.validate_seat({"policy": policy}, "t", "s")] + [game.validate_seat({"policy": "threshold"}, "t",
+                                                                                        "s")] * 2
+        arm = Arm("t", game.validate_rules({}, 3, "t"), seats, {})
+        assert game.extra["compile_parts"](arm) == [(lookahead.search_tree, lookahead.search_tree_signature())]
+    rules, deck, pol, par, table, actions, seat_rows, first_hand = arm.encoded(game)
+    _, search = lookahead._scratch(rules, deck, pol, par, table, actions.reshape(actions.size),
+                                   np.int64(actions.shape[1]), seat_rows, first_hand, np.int64(len(game.columns(3))))
+    rng = np.zeros(8, dtype=np.uint64)
+    typeof = numba.typeof
+    calls = jitted_calls(lookahead.choose, (types.int64, typeof(search[0]), typeof(rng), typeof(pol), typeof(par),
+                                            typeof(search)))
+    assert (lookahead.search_tree.py_func, lookahead.search_tree_signature()) in calls
+    plain = Arm("t", game.validate_rules({}, 3, "t"), [game.validate_seat({"policy": "threshold"}, "t", "s")] * 3, {})
+    assert all(part is not lookahead.search_tree for part, _ in game.extra["compile_parts"](plain))

@@ -29,13 +29,18 @@ def compile_parts(arm):
     and always the traced games, with the types play_chunk calls it with. Not a callee but the kernel itself: the
     encoding (tail_table, actions' tables: about 2 s of compiles) must come before any call of it, so without this part
     this process encoded, then compiled run, while the helper folded and then waited (cold noize-4p: 2 s longer).
-    None with a lookahead or search seat (the lookahead's kernels play both), and none when the seats make the batch
-    plain (`_plain_seats`): there run is only the traced games' kernel, which a run without traces (the API's, tune's,
-    the bench's) never compiles. A signature that no longer matches only costs the command's time
+    With a lookahead or search seat the lookahead's kernel plays both, and its helper's compile is the start's
+    critical path: the part is then the tree search it calls (lookahead.search_tree_signature), which the helper
+    reached about 7 s in and compiled for 8 s while this process, its own jobs done, waited (a cold
+    noize-first-player-by-skill: 29.3 -> 24.9 s, docs/performance.md). None when the seats make the batch plain
+    (`_plain_seats`): there run is only the traced games' kernel, which a run without traces (the API's, tune's, the
+    bench's) never compiles. A signature that no longer matches only costs the command's time
     (tests/test_compile_parts.py checks that it matches)."""
     from numba import types
 
-    if any(seat.policy in ("lookahead", "search") for seat in arm.seats) or _plain_seats(arm):
+    if any(seat.policy in ("lookahead", "search") for seat in arm.seats):
+        return [(lookahead.search_tree, lookahead.search_tree_signature())]
+    if _plain_seats(arm):
         return []
     i, ints, table = types.int64, types.int64[::1], types.int64[:, ::1]
     count = types.int64 if arm.rules.get("count_choices") else types.none

@@ -216,6 +216,23 @@ def _play(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_
     return ne, search
 
 
+def search_tree_signature():
+    """The argument types `choose` calls the tree search with (run_look's scratch, _scratch's), from objects of the
+    same types made here (nothing is compiled or encoded): a cold start's command compiles the tree search while its
+    helper compiles run_look (kernels.compile_parts; tests/test_compile_parts.py checks they are the types called)."""
+    import numba
+    from numba import types
+
+    i1, i2, u1 = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.uint64)
+    f1, f2 = np.zeros(0), np.zeros((0, 0))
+    position = numba.typeof(Position(i1, i1, i1, i2, i1, i1, i1))
+    look = Look(i1, (0,) * 7, np.zeros((0,) * 5), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32), f2, i1, i1,
+                i1, u1, i1, i2, i1, i1)
+    tree = (i2, i2, f1, i1, i2, f1, i1, u1, i1)  # (tree.new_tree's)
+    # search_tree(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, look)
+    return (position, types.int64, types.float64, types.int64, types.int64, numba.typeof(u1), numba.typeof(i2),
+            numba.typeof(tree), position, position, numba.typeof(look))
+
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
 
 
