@@ -145,13 +145,14 @@ def run_look(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat,
     return ne
 
 
-@njit(cache=True)
 def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, row_width):
     """The search's scratch, allocated once per chunk or traced game: the root's decision point, and (sample,
     work, cand, sums, look, tree) (search_ops' Positions and Look; tree: the tree search's, for the largest
     budget of a search seat, one node when none). The playouts' seats all play threshold with its default
     parameters: from the table block encode built for them (the lookahead and search seats' rows), or, without
-    a table, from the probability table."""
+    a table, from the probability table. Plain Python (numpy's arrays, engine.geometry_of's and tree.new_tree's
+    Python code): the kernel is given the same types as from a jitted allocation, whose compile (1.2-2 s) was on a
+    cold skill start's critical path."""
     n = pol.shape[0]
     D = deck.shape[0]
     rows = -1
@@ -178,12 +179,12 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
     work_prefix = np.zeros(2 * D + 1, dtype=np.int64) if shuffles else sample.prefix
     work = Position(work_stack, work_prefix, np.zeros(n, dtype=np.int64), np.zeros((n, N_TYPES), dtype=np.int64),
                     np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
-    look = Look(rules, geometry_of(rules, D, width), table, moves_flat, first_hand, threshold_par, threshold_pol,
-                np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
+    look = Look(rules, geometry_of.py_func(rules, D, width), table, moves_flat, first_hand, threshold_par,
+                threshold_pol, np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
                 np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64),
                 avoid)
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
-              look, new_tree(budget, DECISION_WIDTH, MAXCAND))
+              look, new_tree.py_func(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search
 
 
