@@ -110,8 +110,9 @@ def scratch(tbl, pint, pflt):
     sample = Position(sst, sib, sfb, sni, snf, gpint, gpflt)
     work = Position(np.empty_like(sst), sib, sfb, sni, snf, gpint, gpflt)
     budget = max([int(pint[s, I_BUDGET]) for s in range(2) if pint[s, I_SPLIT] == SP_SEARCH], default=0)
+    # (new_tree's Python code: the same arrays, without a compile of its own on a cold start's way to the kernel)
     return (rng, root, sample, work, np.zeros((N_SPLITS, DECISION_WIDTH), dtype=np.int64),
-            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl), new_tree(budget, DECISION_WIDTH, N_SPLITS))
+            np.zeros(N_SPLITS, dtype=np.int64), new_look(tbl), new_tree.py_func(budget, DECISION_WIDTH, N_SPLITS))
 
 
 def play_one_look(seed, game, tbl, pint, pflt, out, trace, order=E.NO_ORDER):

@@ -170,7 +170,8 @@ def _scratch(cfg, rg, width):
         cand=np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), sums=np.zeros(MAXCAND, dtype=np.int64),
         known_by=np.zeros(n_gp + n_act + n_fs, dtype=np.int64), ruled_out=np.zeros((n, n_gp), dtype=np.int64),
         board_context=np.zeros(N_RESUME, dtype=np.int64), reads=np.zeros(n, dtype=np.int64),
-        tree=new_tree(budget, DECISION_WIDTH, MAXCAND), tree_search=np.zeros(2, dtype=np.int64))
+        # (new_tree's Python code: the same arrays, without a compile of its own on a cold start's way to the kernel)
+        tree=new_tree.py_func(budget, DECISION_WIDTH, MAXCAND), tree_search=np.zeros(2, dtype=np.int64))
 
 
 def play_game_look(seed, game, cfg, out, trace):
