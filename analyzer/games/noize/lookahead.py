@@ -180,9 +180,9 @@ def _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_h
     work = Position(work_stack, work_prefix, np.zeros(n, dtype=np.int64), np.zeros((n, N_TYPES), dtype=np.int64),
                     np.zeros(n, dtype=np.int64), playout_rows, np.zeros(AT_SIZE, dtype=np.int64))
     look = Look(rules, geometry_of.py_func(rules, D, width), table, moves_flat, first_hand, threshold_par,
-                threshold_pol, np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64), np.zeros(2 * (1 + n), dtype=np.uint64),
-                np.zeros(row_width, dtype=np.int64), np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64),
-                avoid)
+                threshold_pol, np.zeros(D, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                np.zeros(2 * (1 + n), dtype=np.uint64), np.zeros(row_width, dtype=np.int64),
+                np.zeros((1, 1), dtype=np.int64), np.ones(1, dtype=np.int64), avoid)
     search = (sample, work, np.zeros((MAXCAND, DECISION_WIDTH), dtype=np.int64), np.zeros(MAXCAND, dtype=np.int64),
               look, new_tree.py_func(budget, DECISION_WIDTH, MAXCAND))
     return np.zeros(AT_SIZE, dtype=np.int64), search
@@ -225,14 +225,15 @@ def search_tree_signature():
     from numba import types
 
     i1, i2, u1 = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.uint64)
-    f1, f2 = np.zeros(0), np.zeros((0, 0))
     position = numba.typeof(Position(i1, i1, i1, i2, i1, i1, i1))
-    look = Look(i1, (0,) * 7, np.zeros((0,) * 5), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32), f2, i1, i1,
-                i1, u1, i1, i2, i1, i1)
-    tree = (i2, i2, f1, i1, i2, f1, i1, u1, i1)  # (tree.new_tree's)
+    # (geometry: engine.geometry_of's seven integers)
+    look = Look(i1, (0,) * 7, np.zeros((0,) * 5), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32),
+                np.zeros((0, 0)), i1, i1, i1, u1, i1, i2, i1, i1)
+    tree = new_tree.py_func(0, DECISION_WIDTH, MAXCAND)
     # search_tree(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, look)
     return (position, types.int64, types.float64, types.int64, types.int64, numba.typeof(u1), numba.typeof(i2),
             numba.typeof(tree), position, position, numba.typeof(look))
+
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
 
