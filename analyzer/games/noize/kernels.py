@@ -32,9 +32,9 @@ def compile_parts(arm):
     With a lookahead or search seat the lookahead's kernel plays both, and its helper's compile is the start's
     critical path: the part is then the tree search it calls (lookahead.search_tree_signature), which the helper
     reached about 7 s in and compiled for 8 s while this process, its own jobs done, waited (a cold
-    noize-first-player-by-skill: 26.1-26.3 -> 22.9-23.5 s, docs/performance.md). None when the seats make the batch plain
-    (`_plain_seats`): there run is only the traced games' kernel, which a run without traces (the API's, tune's, the
-    bench's) never compiles. A signature that no longer matches only costs the command's time
+    noize-first-player-by-skill: 26.1-26.3 -> 22.9-23.5 s, docs/performance.md). None when the seats make the batch
+    plain (`_plain_seats`): there run is only the traced games' kernel, which a run without traces (the API's, tune's,
+    the bench's) never compiles. A signature that no longer matches only costs the command's time
     (tests/test_compile_parts.py checks that it matches)."""
     from numba import types
 

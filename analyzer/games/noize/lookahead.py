@@ -24,9 +24,9 @@ from numba import njit
 from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes, search_ops
 from analyzer.games.noize.engine import (
-    N_PARAMS, N_TYPES, NO_TRACE, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_CHOICES, R_COUNT, R_FINISH,
-    R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _open_round, _settle, begin_game, count_choices,
-    end_game, geometry_of, raise_bid)
+    N_PARAMS, N_RULES, N_TYPES, NO_TRACE, P_AVOID, P_LOOKAHEAD, P_SEARCH, P_THRESHOLD, R_BLUFF, R_CHOICES, R_COUNT,
+    R_FINISH, R_PLAYERS, R_SHUFFLE, R_START, THRESHOLD_DEFAULTS, _bidding, _deal, _open_round, _settle, begin_game,
+    count_choices, end_game, geometry_of, raise_bid)
 from analyzer.games.noize.engine import _scratch as _game_scratch
 from analyzer.games.noize.events import BID_LOOKAHEAD, BID_SEARCH
 from analyzer.games.noize.search_ops import (
@@ -218,21 +218,22 @@ def _play(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_
 
 
 def search_tree_signature():
-    """The argument types `choose` calls the tree search with (run_look's scratch, _scratch's), from objects of the
-    same types made here (nothing is compiled or encoded): a cold start's command compiles the tree search while its
-    helper compiles run_look (kernels.compile_parts; tests/test_compile_parts.py checks they are the types called)."""
+    """The argument types `choose` calls the tree search with, on the scratch _scratch makes (here from one-seat
+    arrays of the encoding's types: nothing is compiled or encoded): a cold start's command compiles the tree search
+    while its helper compiles run_look (kernels.compile_parts; tests/test_compile_parts.py checks they are the types
+    called)."""
     import numba
     from numba import types
 
-    i1, i2, u1 = np.zeros(0, dtype=np.int64), np.zeros((0, 0), dtype=np.int64), np.zeros(0, dtype=np.uint64)
-    position = numba.typeof(Position(i1, i1, i1, i2, i1, i1, i1))
-    # (geometry: engine.geometry_of's seven integers)
-    look = Look(i1, (0,) * 7, np.zeros((0,) * 5), np.zeros(0, dtype=np.int8), np.zeros(0, dtype=np.int32),
-                np.zeros((0, 0)), i1, i1, i1, u1, i1, i2, i1, i1)
-    tree = new_tree.py_func(0, DECISION_WIDTH, MAXCAND)
-    # search_tree(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, look)
-    return (position, types.int64, types.float64, types.int64, types.int64, numba.typeof(u1), numba.typeof(i2),
-            numba.typeof(tree), position, position, numba.typeof(look))
+    ints = np.zeros(1, dtype=np.int64)
+    # _scratch(rules, deck, pol, par, table, moves_flat, width, seat_rows, first_hand, row_width)
+    _, (sample, work, cand, _, look, tree) = _scratch(
+        np.zeros(N_RULES, dtype=np.int64), ints, ints, np.zeros((1, N_PARAMS)), np.zeros((1,) * 5),
+        np.zeros(1, dtype=np.int8), np.int64(1), ints, np.zeros(1, dtype=np.int32), np.int64(1))
+    typeof = numba.typeof
+    # search_tree(root, budget, c, rollout, horizon, rng, cand, tree, sample, work, look): root is a Position too
+    return (typeof(sample), types.int64, types.float64, types.int64, types.int64, types.uint64[::1], typeof(cand),
+            typeof(tree), typeof(sample), typeof(work), typeof(look))
 
 
 LOOK_CHUNK = 4  # games per block: a lookahead game costs hundreds of threshold playouts
