@@ -1,8 +1,23 @@
+import atexit
 import os
 import sys
 from pathlib import Path
 
 import pytest
+
+# a test process of `make test` (a pytest-xdist worker) ends as soon as its reports are sent and the exit handlers
+# registered after this one (numba's, llvmlite's, multiprocessing's: everything imported later) have run: the
+# interpreter's own teardown, freeing every object of the kernels it compiled, held the run's end 1-3 s
+# (docs/performance.md). A worker's status is not read: its reports say how the tests went.
+_XDIST_WORKER = []
+
+
+def _end_a_worker_at_once():
+    if _XDIST_WORKER:
+        os._exit(0)
+
+
+atexit.register(_end_a_worker_at_once)
 
 sys.path.insert(0, str(Path(__file__).parent))
 # the garbage collector as the `analyzer` command sets it (its full collections walk every object of a test
@@ -80,6 +95,8 @@ LONGEST_FIRST = ["test_conformance.py", "test_idle_settings.py", "test_signals.p
 
 
 def pytest_configure(config):
+    if hasattr(config, "workerinput"):  # (set by pytest-xdist in its workers only)
+        _XDIST_WORKER.append(True)
     if hasattr(config.option, "loadscopereorder"):  # (pytest-xdist >= 3.8)
         config.option.loadscopereorder = False
 
