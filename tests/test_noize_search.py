@@ -109,7 +109,6 @@ def test_the_search_counters_count_every_decision_of_the_search_seat():
     assert counts[COUNT_PLAYOUTS] % budget == 0 and 0 < counts[COUNT_PLAYOUTS] <= budget * decided
 
 
-
 def test_the_search_s_redeals_read_the_standing_bid_and_the_lookahead_s_do_not():
     """search_ops.redeal with look.redeal_tries (lookahead.choose: REDEAL_TRIES for a search seat, 1 for a
     lookahead seat): the standing bid's maker, on its redealt hand, holds its bid at least as likely as threshold's
