@@ -130,7 +130,8 @@ _locate_caches_by_package_path()
 # Where the rule below applies. Measured in fresh processes: Battle of the Bards' kernels compile in 49 s
 # with it instead of 87 s; The Distance's took 45 s with it instead of 26 s, most likely because the extra
 # frame moved a stack chunk boundary (see _compile_in_one_stack_chunk), so a game opts in once its compile
-# time has been measured both ways.
+# time has been measured both ways. Every function compiled `forceinline` is typed plainly too, whatever its module:
+# LLVM inlines it into each caller and folds the constants there, so one signature serves every constant.
 PLAIN_CONSTANT_MODULES = ("analyzer.games.bards.",)
 
 
@@ -140,8 +141,8 @@ def _compile_constants_once():
 
     numba types a constant argument as a literal (Literal[int](0)) and compiles the callee afresh for
     each value it is called with: Battle of the Bards had 126 signatures for about 60 functions. The
-    kernels never need the constant folded in, so the functions of PLAIN_CONSTANT_MODULES are first
-    tried with the plain types; a callee that really needs a literal (a tuple index, say) still gets it, because
+    kernels never need the constant folded in, so the functions of PLAIN_CONSTANT_MODULES, and every function
+    LLVM inlines (`forceinline`), are first tried with the plain types; a callee that really needs a literal (a tuple index, say) still gets it, because
     a typing error falls back to numba's own behaviour. Results are unchanged (golden tests)."""
     from numba.core import dispatcher, errors, types
 
@@ -150,7 +151,7 @@ def _compile_constants_once():
         return
 
     def get_call_template(self, args, kws):
-        if self.py_func.__module__.startswith(PLAIN_CONSTANT_MODULES):
+        if self.py_func.__module__.startswith(PLAIN_CONSTANT_MODULES) or self.targetoptions.get("forceinline"):
             plain = tuple(types.unliteral(a) for a in args)
             plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
             if plain != tuple(args) or plain_kws != kws:

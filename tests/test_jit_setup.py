@@ -1,6 +1,6 @@
-"""analyzer/jit_setup.py changes how numba compiles: the analyzer's Bards functions compile once per
-argument type, not once per constant value; every compile starts from a frame of its own stack chunk.
-These tests show each change in effect (numba is capped in pyproject.toml at the versions tested here)."""
+"""analyzer/jit_setup.py changes how numba compiles: the analyzer's Bards functions, and the functions LLVM
+inlines, compile once per argument type, not once per constant value; every compile starts from a frame of its own
+stack chunk. These tests show each change in effect (numba is capped in pyproject.toml at the versions tested here)."""
 import numba
 import pytest
 from numba.core import dispatcher
@@ -8,13 +8,13 @@ from numba.core import dispatcher
 from analyzer import jit_setup
 
 
-def _two_callees(module):
-    """f, called by g with the constants 0 and 1, as if defined in `module`."""
+def _two_callees(module, **options):
+    """f (jitted with options), called by g with the constants 0 and 1, as if defined in `module`."""
     def f(x, k):
         return x + k
 
     f.__module__ = module
-    f = numba.njit(f)
+    f = numba.njit(**options)(f)
 
     @numba.njit
     def g(x):
@@ -30,6 +30,11 @@ def test_the_bards_functions_compile_once_per_type_not_per_constant():
     elsewhere = _two_callees("analyzer.games.noize.test_module")
     assert len(in_bards.signatures) == 1, in_bards.signatures
     assert len(elsewhere.signatures) == 2, "numba's own behaviour: one compile per constant value"
+
+
+def test_a_function_llvm_inlines_compiles_once_per_type_in_any_module():
+    inlined = _two_callees("analyzer.games.noize.test_module", forceinline=True)
+    assert len(inlined.signatures) == 1, inlined.signatures
 
 
 def test_compiles_start_from_a_frame_of_their_own_stack_chunk():

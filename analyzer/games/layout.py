@@ -129,7 +129,7 @@ class Row:
         return seats * n + teams * t + fixed
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def col(piece, n, t=0):
     """The column of a Row piece (its defined constant) for n seats and t teams (numba folds it)."""
     return piece[0] * n + piece[1] * t + piece[2]

@@ -67,14 +67,14 @@ Tables = namedtuple("Tables", ("gp_kind", "how", "score", "vers", "cval", "gtab"
 Config = namedtuple("Config", ("rules", "order_gp", "order_act", "order_fs", "tables"))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def clockwise(seat, i, n):
     """The seat i places clockwise from `seat` (i < n): (seat + i) mod n without a division."""
     s = seat + i
     return s - n if s >= n else s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def n_teams(n):
     return 2 if n == 4 else n
 

@@ -13,7 +13,7 @@ from analyzer.games.fightsong.state import (
     O_SEQ, RS_FS_HAND, RS_FS_INIT, RS_FS_KIND, RS_FS_PART, RS_REG_BOARD, S_FREE, S_N, S_SIZE, hn_at)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def popcount(bits):
     """The bits set in `bits`."""
     count = 0

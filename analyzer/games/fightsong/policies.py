@@ -42,7 +42,7 @@ def log_factorials(d):
     return lf
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def nohit(lf, unseen, m, h):
     """P(h cards drawn from `unseen` hold none of m given ones) = C(unseen - m, h) / C(unseen, h)."""
     if m == 0:
@@ -129,7 +129,7 @@ def likeliest_corner(st, score, board, corners):
 DIVISION_KINDS = 7  # the kinds of division 0 as bits (a kind's division is kind // 3); division d: << 3d
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def allowed_held(st, layer, seat):
     """The kinds seat may play from its hand of `layer` (bits): every kind it holds, less those of the division it
     avoids (O_AVOID, restricted play) while it holds a card of another."""
@@ -250,7 +250,7 @@ def decide(st, hand, gp_kind, score, vers, cval, gtab, lf, deck_k, pol, par, rng
     return best_k, best_c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def total(st, team):
     return st[O_TPTS + team] + st[O_TEXTRA + team]
 

@@ -83,7 +83,7 @@ def to_move(pos):
     return pos.st[O_SEQ + at[AT_PLAY]]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _add(cand, m, kind, corner):
     """Append a decision unless it is already there; returns the new count."""
     for i in range(m):

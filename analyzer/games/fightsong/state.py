@@ -88,24 +88,24 @@ N_RESUME = 14
 RESUME_HAND, RESUME_FS = 1, 2
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def hc_at(layer, seat, kind):
     """Offset in st of the count of `kind` in seat's hand of `layer`."""
     return O_HC + (layer * MAXP + seat) * N_KINDS + kind
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def hn_at(layer, seat):
     return O_HN + layer * MAXP + seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def team_of(seat, n):
     """Partners across the table with 4 players (seats 0+2 are team 0, 1+3 team 1); else a seat is a team."""
     return seat % 2 if n == 4 else seat
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def take(st, rg, w):
     """The top card of stack w."""
     top = st[S_TOP + w]
@@ -118,7 +118,7 @@ def take(st, rg, w):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def put_bottom(st, rg, w, card):
     pos = st[S_TOP + w] + st[S_CNT + w]
     if pos >= st[S_SIZE + w]:
@@ -127,7 +127,7 @@ def put_bottom(st, rg, w, card):
     st[S_CNT + w] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def hand_add(st, hand, gp_kind, layer, seat, card):
     i = st[hn_at(layer, seat)]
     hand[layer, seat, i] = card
@@ -137,7 +137,7 @@ def hand_add(st, hand, gp_kind, layer, seat, card):
     st[O_HM + layer * MAXP + seat] |= 1 << kind
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def hand_remove_kind(st, hand, gp_kind, layer, seat, kind):
     """Take the first card of `kind` (in the order it was dealt) out of seat's hand; return it."""
     n = st[hn_at(layer, seat)]
@@ -154,7 +154,7 @@ def hand_remove_kind(st, hand, gp_kind, layer, seat, kind):
     return card
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def clear_hand(st, layer, seat):
     """Empty seat's hand of `layer` (its cards have been put elsewhere)."""
     st[hn_at(layer, seat)] = 0
@@ -186,7 +186,7 @@ def _emit(st, tr, on, code, f1, f2, f3, f4, f5, f6, f7, f8, f9):
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0, f8=0, f9=0):
     """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing
     is off or the buffer is full)."""
