@@ -129,7 +129,15 @@ class Row:
         return seats * n + teams * t + fixed
 
 
-@njit(cache=True, forceinline=True)
+@njit(cache=True, inline="always")
 def col(piece, n, t=0):
     """The column of a Row piece (its defined constant) for n seats and t teams (numba folds it)."""
     return piece[0] * n + piece[1] * t + piece[2]
+
+
+@njit(cache=True, forceinline=True)
+def col_llvm(piece, n, t=0):
+    """col, inlined by LLVM instead of by numba: compiled once, its piece typed plainly (jit_setup), where numba
+    types col again at each call site (Fight Song has 65: 2 s of a cold skill scenario's 37 s of compile CPU). Bring
+    the Noize keeps col: its plain kernel ran 1-2% slower with this one (docs/performance.md, twenty-first session)."""
+    return col(piece, n, t)

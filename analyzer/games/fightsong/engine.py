@@ -32,7 +32,7 @@ from analyzer.games.fightsong.state import (
     RS_FS_KIND, RS_FS_PART, RS_MOVE, RS_NPLAYS, RS_PAUSE, RS_PENDING, RS_PLAY, RS_REG_BOARD, RS_STOP, RS_WIN_MASK,
     S_BASE, S_CNT, S_COUNT, S_FREE, S_HANDS, S_LEFT, S_N, S_NE, S_OVF, S_SIZE, S_TOP, clear_hand, emit, hand_add,
     hand_remove_kind, hn_at, init_state, new_state, put_bottom, take, team_list, team_of)
-from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col
+from analyzer.games.layout import SEATS, TEAMS, Layout, Row, col_llvm
 from analyzer.jit_deferred import optimise_once
 from analyzer.rng import DEAL, reset_streams, shuffle
 from analyzer.threads import run_in_blocks
@@ -90,7 +90,7 @@ CHOICE_COLUMNS = tuple(prefix + k for _, prefix in CHOICE_KINDS for k in CHOICE_
 N_CHOICES = len(CHOICE_COLUMNS)  # (as O_CHOICES holds them)
 
 # The result row (docs/fightsong.md, "Result columns"); `ROW.define` assigns each piece's name its position, and
-# col(R_..., n, t) is its column with n players in t teams. The drama and card-power columns come last
+# col_llvm(R_..., n, t) is its column with n players in t teams. The drama and card-power columns come last
 # (base.added_columns).
 ROW = Row("Fight Song's result row", [
     ("R_WIN", "win_", SEATS, "1: the seat's team won"),
@@ -440,7 +440,7 @@ def begin(st, rg, hand, cfg, out, tr, on):
                     tr[k, TRACE_FIXED + i] = rg[st[S_BASE + w] + pos]
     deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, cfg.rules[R_HAND], np.int64(DEAL_START), tr,
          on)
-    _opening_power(st, hand, cfg.tables.gp_kind, n, out, col(R_POWER, n, n_teams(n)))
+    _opening_power(st, hand, cfg.tables.gp_kind, n, out, col_llvm(R_POWER, n, n_teams(n)))
     _drama_look(st, n_teams(n), np.int64(0))
 
 
@@ -489,23 +489,23 @@ def play_hand(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         seat = st[O_SEQ + j]
         pts = score[board, st[O_PLC + j], gp_kind[st[O_PL + j]]]
         st[O_SEATPTS + seat] += pts
-        out[col(R_POINTS, n, nt)] += pts
-        out[col(R_PLAYS, n, nt)] += 1
+        out[col_llvm(R_POINTS, n, nt)] += pts
+        out[col_llvm(R_PLAYS, n, nt)] += 1
         if h == HOW_BONUS:
-            out[col(R_P1_BONUS, n, nt)] += 1
+            out[col_llvm(R_P1_BONUS, n, nt)] += 1
         elif h == HOW_INNER:
-            out[col(R_P1_INNER, n, nt)] += 1
+            out[col_llvm(R_P1_INNER, n, nt)] += 1
         elif pts == 3:
-            out[col(R_P3, n, nt)] += 1
+            out[col_llvm(R_P3, n, nt)] += 1
         elif pts == 2:
-            out[col(R_P2, n, nt)] += 1
+            out[col_llvm(R_P2, n, nt)] += 1
         else:
-            out[col(R_P0, n, nt)] += 1
+            out[col_llvm(R_P0, n, nt)] += 1
     for t in range(nt):
         st[O_TPTS + t] += st[O_TSC + t]
         crossed = st[O_TPTS + t] // step
         st[O_TPEND + t] += crossed - st[O_TCROSS + t]
-        out[col(R_FS_OPP, n, nt)] += crossed - st[O_TCROSS + t]
+        out[col_llvm(R_FS_OPP, n, nt)] += crossed - st[O_TCROSS + t]
         st[O_TCROSS + t] = crossed
         st[O_XSNAP + t] = st[O_TEXTRA + t]
     st[S_HANDS] = hand_no + 1
@@ -566,17 +566,17 @@ def play_opportunities(st, rg, hand, cfg, rng, out, tr, on, look, resume):
         else:
             outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                       np.int64(FSK_OPPORTUNITY), init_mask, part_mask, look)
-        out[col(R_FS_ROUNDS, n, nt)] += 1
-        out[col(R_FS_HANDS, n, nt)] += hands
-        out[col(R_FS_TIES, n, nt)] += hands - 1 if outcome != FSO_NO_POINT else hands
+        out[col_llvm(R_FS_ROUNDS, n, nt)] += 1
+        out[col_llvm(R_FS_HANDS, n, nt)] += hands
+        out[col_llvm(R_FS_TIES, n, nt)] += hands - 1 if outcome != FSO_NO_POINT else hands
         if n_init > 1:
-            out[col(R_FS_MULTI, n, nt)] += 1
+            out[col_llvm(R_FS_MULTI, n, nt)] += 1
         if outcome == FSO_WON:
-            out[col(R_FS_WON, n, nt)] += 1
+            out[col_llvm(R_FS_WON, n, nt)] += 1
         elif outcome == FSO_LOST:
-            out[col(R_FS_LOST, n, nt)] += 1
+            out[col_llvm(R_FS_LOST, n, nt)] += 1
         else:
-            out[col(R_FS_NO_POINT, n, nt)] += 1
+            out[col_llvm(R_FS_NO_POINT, n, nt)] += 1
 
 
 @njit(cache=True, inline="always")
@@ -638,8 +638,8 @@ def check_end(st, rg, hand, cfg, rng, out, tr, on, look, resume):
             else:
                 outcome, winner, hands = fight_song_round(st, rg, hand, cfg.tables, rng, tr, on, n_act,
                                                           np.int64(FSK_TIEBREAK), tied, part, look)
-            out[col(R_TB_ROUNDS, n, nt)] += 1
-            out[col(R_TB_HANDS, n, nt)] += hands
+            out[col_llvm(R_TB_ROUNDS, n, nt)] += 1
+            out[col_llvm(R_TB_HANDS, n, nt)] += hands
             if outcome == FSO_WON:
                 end = END_TIEBREAK
                 win_mask = 1 << winner
@@ -663,22 +663,22 @@ def result_row(st, rules, out, end, win_mask, tr, on):
     for s in range(n):
         t = team_of(s, n)
         if (win_mask >> t) & 1:
-            out[col(R_WIN, n, nt) + s] = 1
+            out[col_llvm(R_WIN, n, nt) + s] = 1
             n_win += 1
-        out[col(R_SCORE, n, nt) + s] = st[O_TPTS + t] + st[O_TEXTRA + t]
-        out[col(R_SEAT_POINTS, n, nt) + s] = st[O_SEATPTS + s]
-    out[col(R_NWIN, n, nt)] = n_win
-    out[col(R_LEN, n, nt)] = st[S_HANDS]
-    out[col(R_END, n, nt)] = end
+        out[col_llvm(R_SCORE, n, nt) + s] = st[O_TPTS + t] + st[O_TEXTRA + t]
+        out[col_llvm(R_SEAT_POINTS, n, nt) + s] = st[O_SEATPTS + s]
+    out[col_llvm(R_NWIN, n, nt)] = n_win
+    out[col_llvm(R_LEN, n, nt)] = st[S_HANDS]
+    out[col_llvm(R_END, n, nt)] = end
     first = -1
     second = -1
     won_on_extra = 0
     for t in range(nt):
         v = st[O_TPTS + t] + st[O_TEXTRA + t]
-        out[col(R_TEAM_SCORE, n, nt) + t] = v
-        out[col(R_TEAM_POINTS, n, nt) + t] = st[O_TPTS + t]
-        out[col(R_TEAM_EXTRA, n, nt) + t] = st[O_TEXTRA + t]
-        out[col(R_EXTRA, n, nt)] += st[O_TEXTRA + t]
+        out[col_llvm(R_TEAM_SCORE, n, nt) + t] = v
+        out[col_llvm(R_TEAM_POINTS, n, nt) + t] = st[O_TPTS + t]
+        out[col_llvm(R_TEAM_EXTRA, n, nt) + t] = st[O_TEXTRA + t]
+        out[col_llvm(R_EXTRA, n, nt)] += st[O_TEXTRA + t]
         if v > first:
             second = first
             first = v
@@ -686,14 +686,14 @@ def result_row(st, rules, out, end, win_mask, tr, on):
             second = v
         if win_mask == 1 << t and v - (st[O_TEXTRA + t] - st[O_XSNAP + t]) < target:
             won_on_extra = 1
-    out[col(R_MARGIN, n, nt)] = first - second
+    out[col_llvm(R_MARGIN, n, nt)] = first - second
     win_team = np.int64(-1)  # not the literal -1: drama.finish would be compiled for it as well
     for t in range(nt):
         if win_mask == 1 << t:
             win_team = t
     _drama_look(st, nt, st[S_HANDS])  # a tiebreak round's extra point counts (the same standings otherwise)
-    drama.finish(st, O_DRAMA, nt, win_team, st[S_HANDS], out, col(R_DRAMA, n, nt))
-    out[col(R_WON_ON_EXTRA, n, nt)] = won_on_extra
+    drama.finish(st, O_DRAMA, nt, win_team, st[S_HANDS], out, col_llvm(R_DRAMA, n, nt))
+    out[col_llvm(R_WON_ON_EXTRA, n, nt)] = won_on_extra
     if on:
         ek = emit(st, tr, on, EV_END, end, win_mask, st[S_HANDS])
         team_list(st, tr, ek, O_TPTS, nt, 0)
@@ -776,7 +776,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
             if st[hn_at(0, 0)] <= rules[R_REFILL_AT]:
                 deal(st, rg, hand, cfg.tables.gp_kind, np.int64(0), (1 << n) - 1, rules[R_REFILL_CARDS],
                      np.int64(DEAL_REFILL), tr, on)
-                row[col(R_REFILLS, n, n_teams(n))] += 1
+                row[col_llvm(R_REFILLS, n, n_teams(n))] += 1
         if resume is not None:  # a search's run fills no result row: the search reads how it ended (or paused)
             resume[RS_END] = end
             resume[RS_WIN_MASK] = win_mask
@@ -784,7 +784,7 @@ def run(seed, first_game, lo, hi, cfg, out, tr, on, st, rg, hand, rng, look, res
             written = result_row(st, rules, row, end, win_mask, tr, on)
             if st[S_COUNT] != 0:
                 for k in range(N_CHOICES):
-                    row[col(R_CHOICES, n, n_teams(n)) + k] = st[O_CHOICES + k]
+                    row[col_llvm(R_CHOICES, n, n_teams(n)) + k] = st[O_CHOICES + k]
     return written
 
 

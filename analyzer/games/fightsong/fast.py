@@ -29,7 +29,7 @@ from analyzer.games.fightsong.events import STK_ACT, STK_FS, STK_GP
 from analyzer.games.fightsong.state import (
     FSEQ_BITS, MAXP, O_FSEQ, O_HM, O_PL, O_PLH, O_REG, O_SEATPTS, O_SEQ, O_TCROSS, O_TEXTRA, O_TPEND, O_TPTS, O_TSC,
     O_XSNAP, S_CNT, S_HANDS, S_LEFT, S_SIZE, S_TOP, clear_hand, hc_at, hn_at, init_state, put_bottom, take, team_of)
-from analyzer.games.layout import col
+from analyzer.games.layout import col_llvm
 from analyzer.jit_deferred import optimise_once
 from analyzer.jit_setup import in_cache
 from analyzer.planned_games import planned
@@ -162,7 +162,7 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
             d0 = st[hc_at(0, s, 0)] + st[hc_at(0, s, 1)] + st[hc_at(0, s, 2)]
             d1 = st[hc_at(0, s, 3)] + st[hc_at(0, s, 4)] + st[hc_at(0, s, 5)]
             top = max(d0, max(d1, rules[E.R_HAND] - d0 - d1))
-            row[col(E.R_POWER, n, nt) + (0 if top <= 3 else 1 if top == 4 else 2) * n + s] = 1
+            row[col_llvm(E.R_POWER, n, nt) + (0 if top <= 3 else 1 if top == 4 else 2) * n + s] = 1
         E._drama_look(st, nt, np.int64(0))
         points, plays_3, plays_2, plays_inner, plays_bonus, plays_0, opportunities = 0, 0, 0, 0, 0, 0, 0
         fs_rounds, fs_multi, fs_hands, fs_ties, fs_won, fs_lost, fs_no_point = 0, 0, 0, 0, 0, 0, 0
@@ -251,8 +251,8 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
                         if (tied >> team_of(s, n)) & 1:
                             part |= 1 << s
                     outcome, winner, hands = _fs_round(st, rg, gtab, how, n, tied, part)
-                    row[col(E.R_TB_ROUNDS, n, nt)] = 1
-                    row[col(E.R_TB_HANDS, n, nt)] = hands
+                    row[col_llvm(E.R_TB_ROUNDS, n, nt)] = 1
+                    row[col_llvm(E.R_TB_HANDS, n, nt)] = hands
                     end = END_TIEBREAK if outcome == FSO_WON else END_SHARED
                     win_mask = np.int64(1 << winner) if outcome == FSO_WON else tied
                 break
@@ -261,22 +261,22 @@ def greedy_block(seed, first_game, lo, hi, rules, order_gp, order_act, order_fs,
                 break
             if st[hn_at(0, 0)] <= rules[E.R_REFILL_AT]:
                 _deal(st, rg, n, st[S_LEFT], rules[E.R_REFILL_CARDS], np.int64(0), all_seats)
-                row[col(E.R_REFILLS, n, nt)] += 1
-        row[col(E.R_POINTS, n, nt)] = points
-        row[col(E.R_PLAYS, n, nt)] = nplays * st[S_HANDS]
-        row[col(E.R_P3, n, nt)] = plays_3
-        row[col(E.R_P2, n, nt)] = plays_2
-        row[col(E.R_P1_INNER, n, nt)] = plays_inner
-        row[col(E.R_P1_BONUS, n, nt)] = plays_bonus
-        row[col(E.R_P0, n, nt)] = plays_0
-        row[col(E.R_FS_OPP, n, nt)] = opportunities
-        row[col(E.R_FS_ROUNDS, n, nt)] = fs_rounds
-        row[col(E.R_FS_MULTI, n, nt)] = fs_multi
-        row[col(E.R_FS_HANDS, n, nt)] = fs_hands
-        row[col(E.R_FS_TIES, n, nt)] = fs_ties
-        row[col(E.R_FS_WON, n, nt)] = fs_won
-        row[col(E.R_FS_LOST, n, nt)] = fs_lost
-        row[col(E.R_FS_NO_POINT, n, nt)] = fs_no_point
+                row[col_llvm(E.R_REFILLS, n, nt)] += 1
+        row[col_llvm(E.R_POINTS, n, nt)] = points
+        row[col_llvm(E.R_PLAYS, n, nt)] = nplays * st[S_HANDS]
+        row[col_llvm(E.R_P3, n, nt)] = plays_3
+        row[col_llvm(E.R_P2, n, nt)] = plays_2
+        row[col_llvm(E.R_P1_INNER, n, nt)] = plays_inner
+        row[col_llvm(E.R_P1_BONUS, n, nt)] = plays_bonus
+        row[col_llvm(E.R_P0, n, nt)] = plays_0
+        row[col_llvm(E.R_FS_OPP, n, nt)] = opportunities
+        row[col_llvm(E.R_FS_ROUNDS, n, nt)] = fs_rounds
+        row[col_llvm(E.R_FS_MULTI, n, nt)] = fs_multi
+        row[col_llvm(E.R_FS_HANDS, n, nt)] = fs_hands
+        row[col_llvm(E.R_FS_TIES, n, nt)] = fs_ties
+        row[col_llvm(E.R_FS_WON, n, nt)] = fs_won
+        row[col_llvm(E.R_FS_LOST, n, nt)] = fs_lost
+        row[col_llvm(E.R_FS_NO_POINT, n, nt)] = fs_no_point
         E.result_row(st, rules, row, end, win_mask, tr, False)
 
 
