@@ -264,7 +264,7 @@ def decide(seat, cur, pol, par, cnt, hand, start, hidden, table, in_play, rng):
     return bluff_or_plain(seat, cur, key, par, cnt, rng, skip)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _p_bid(count, own, h, hidden, inst, table):
     """p_holds for a hand holding `own` cards that count (h: hand size - start_cards)."""
     if count <= own:
@@ -323,7 +323,11 @@ def count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, at):
                 out[bd + CH_REAL] += 1
 
 
-@njit(cache=True, inline="always")
+# _event, _cards and _p_bid are inlined by LLVM (forceinline: compiled once, typed plainly, jit_setup), where numba
+# would type them again at each call site: a cold Noize skill scenario compiles 8-10% less. The other small helpers
+# stay inlined by numba: as forceinline, _field, _next_seat and fewest changed the plain kernel's machine code, and
+# p_holds and _min_legal made the lookahead 1.5-3% slower (docs/performance.md, twenty-first session).
+@njit(cache=True, forceinline=True)
 def _event(trace, ne, code, a=0, b=0, c=0, d=0, e=0, f=0):
     """Write event row ne (fields a..f, as events.py declares them) if the buffer has room; return the next
     row index.
@@ -340,7 +344,7 @@ def _event(trace, ne, code, a=0, b=0, c=0, d=0, e=0, f=0):
     return ne + 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, forceinline=True)
 def _cards(trace, ne, cards, n):
     """Cards of the event just written (row ne - 1), if it fitted."""
     if ne <= trace.shape[0]:
