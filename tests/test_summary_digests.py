@@ -24,7 +24,7 @@ DIGESTS = Path(__file__).parent / "golden" / "summary_digests.json"
 DEALS = 600
 # scenarios whose every seat searches at one skill level (seconds per hundred deals), and Bards' ladder (its search
 # rung): fewer deals, their digests stored at this count (every level, rung and metric is still summed up)
-DEALS_OF = {"noize-first-player-by-skill": 120, "bards-first-player-by-skill": 120,
+DEALS_OF = {"noize-first-player-by-skill": 60, "bards-first-player-by-skill": 60,
             "distance-first-player-by-skill": 120, "fightsong-first-team-by-skill": 120, "bards-ladder": 200}
 # a [stop] table looks first at min_games: small runs look at DEALS / 2 and stop there or at DEALS
 STOP = [("stop.min_games", DEALS // 2, "test"), ("stop.max_games", DEALS, "test")]
