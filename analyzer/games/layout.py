@@ -11,7 +11,8 @@ derived from the sizes, so a field is added (or grown) in one place.
 - `Row`: a result row whose blocks grow with the players (SEATS: one column per seat) or teams (TEAMS).
   Its pieces give both the column names (`names(n, t)`, the game's `columns`) and the constants the
   kernel writes with: a piece's constant is (seats, teams, fixed) before it, and `col(piece, n, t)`
-  (numba, inlined and folded) is its column for n seats and t teams; a game played by a fixed number of
+  (numba, inlined and folded) is its column for n seats and t teams (`col_llvm`: the same, inlined by LLVM,
+  cheaper to compile where it has many call sites); a game played by a fixed number of
   players defines the columns themselves (`define(globals(), players=2)`).
 
 `defined_names()` lists every name a layout defined, with its layout: tests check that the kernels'
