@@ -142,8 +142,9 @@ def _compile_constants_once():
     numba types a constant argument as a literal (Literal[int](0)) and compiles the callee afresh for
     each value it is called with: Battle of the Bards had 126 signatures for about 60 functions. The
     kernels never need the constant folded in, so the functions of PLAIN_CONSTANT_MODULES, and every function
-    LLVM inlines (`forceinline`), are first tried with the plain types; a callee that really needs a literal (a tuple index, say) still gets it, because
-    a typing error falls back to numba's own behaviour. Results are unchanged (golden tests)."""
+    LLVM inlines (`forceinline`), are first tried with the plain types; a callee that really needs a literal (a tuple
+    index, say) still gets it, because a typing error falls back to numba's own behaviour. Results are unchanged
+    (golden tests)."""
     from numba.core import dispatcher, errors, types
 
     numba_call_template = dispatcher.Dispatcher.get_call_template

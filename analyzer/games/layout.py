@@ -138,7 +138,8 @@ def col(piece, n, t=0):
 
 @njit(cache=True, forceinline=True)
 def col_llvm(piece, n, t=0):
-    """col, inlined by LLVM instead of by numba: compiled once, its piece typed plainly (jit_setup), where numba
-    types col again at each call site (Fight Song has 65: 2 s of a cold skill scenario's 37 s of compile CPU). Bring
-    the Noize keeps col: its plain kernel ran 1-2% slower with this one (docs/performance.md, twenty-first session)."""
+    """col, inlined by LLVM instead of by numba: compiled once per argument types, its piece typed plainly (jit_setup),
+    where numba types col again at each call site (Fight Song has 65: 2 s of a cold skill scenario's 37 s of compile
+    CPU). Bring the Noize keeps col: its plain kernel ran 1-2% slower with this one (docs/performance.md,
+    twenty-first session)."""
     return col(piece, n, t)

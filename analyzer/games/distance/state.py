@@ -117,9 +117,10 @@ STATE.define(globals(), aliases={"S_N": "C_PLAYERS", "S_NCARDS": "C_NCARDS", "S_
 TRACE_WIDTH = TRACE_FIXED + MAXC  # a trace row: the code, the fields, a list of up to MAXC cards
 
 
-# emit is inlined by LLVM (forceinline: compiled once, typed plainly, jit_setup), not typed again by numba at each of
-# its call sites; the greedy kernel's hot code is the same. The other small helpers stay inlined by numba: as
-# forceinline, each changed greedy_turns' or play_games' machine code (docs/performance.md, twenty-first session).
+# emit is inlined by LLVM (forceinline: compiled once per argument types, typed plainly: jit_setup), not typed again by
+# numba at each of its call sites; the greedy kernel's hot code is the same. The other small helpers stay inlined by
+# numba: as forceinline, each changed greedy_turns' or play_games' machine code (docs/performance.md, twenty-first
+# session).
 @njit(cache=True, forceinline=True)
 def emit(st, tr, on, code, f1=0, f2=0, f3=0, f4=0, f5=0, f6=0, f7=0):
     """Append an event (its fields in the order events.py declares them); returns its row (or -1 when tracing

@@ -323,10 +323,10 @@ def count_choices(seat, cur, key, cnt, hand, start, in_play, table, out, at):
                 out[bd + CH_REAL] += 1
 
 
-# _event, _cards and _p_bid are inlined by LLVM (forceinline: compiled once, typed plainly, jit_setup), where numba
-# would type them again at each call site: a cold Noize skill scenario compiles 8-10% less. The other small helpers
-# stay inlined by numba: as forceinline, _field, _next_seat and fewest changed the plain kernel's machine code, and
-# p_holds and _min_legal made the lookahead 1.5-3% slower (docs/performance.md, twenty-first session).
+# _event, _cards and _p_bid are inlined by LLVM (forceinline: compiled once per argument types, typed plainly:
+# jit_setup), where numba would type them again at each call site: a cold Noize skill scenario compiles 8-10% less. The
+# other small helpers stay inlined by numba: as forceinline, _field, _next_seat and fewest changed the plain kernel's
+# machine code, and p_holds and _min_legal made the lookahead 1.5-3% slower (docs/performance.md, twenty-first session).
 @njit(cache=True, forceinline=True)
 def _event(trace, ne, code, a=0, b=0, c=0, d=0, e=0, f=0):
     """Write event row ne (fields a..f, as events.py declares them) if the buffer has room; return the next
