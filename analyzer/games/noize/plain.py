@@ -3,9 +3,10 @@
 that case only. engine.run decides at run time (trace_on, its `plain` test, keep_counts) and carries the general
 bidding, the events and the counting in the same function: there LLVM kept about a dozen of the deal's loop
 invariants on the stack (callgrind: 64 instructions a seat dealt, 14 of them loads from the stack) and tested the flags
-at every seat. Here those are constants, and the game is engine's own pieces (begin_game, _open_round, _deal,
-_plain_bidding, _settle, drama_lanes, end_game), so its result rows are engine.run's to the last column
-(tests/test_noize_plain.py plays the same games both ways).
+at every seat. Here those are constants, the deal finds a seat's row of moves from offsets computed once per batch
+(`row_offsets`), and the game is otherwise engine's own pieces (begin_game, _plain_bidding, _settle, _shuffle,
+drama_lanes, end_game), so its result rows are engine.run's to the last column (tests/test_noize_plain.py plays the
+same games both ways).
 
 (Four games in flight per thread, as noize.c's kernel 2, was built on this case and measured no faster:
 docs/performance.md, "eighth session".)
@@ -15,6 +16,7 @@ from numba import njit
 
 from analyzer.games.noize import drama_lanes
 from analyzer.games.noize import engine as E
+from analyzer.prefetch import prefetch
 from analyzer.rng import reset_streams
 from analyzer.threads import run_in_blocks
 
@@ -26,49 +28,107 @@ def applies(rules, par, seat_rows):
             and bool((par[:, E.TH_BLUFF] == 0.0).all()))
 
 
+def row_offsets(rules, width, seat_rows, first_hand):
+    """engine._deal's row of moves, (seat_rows[p] + (hand's number) * n_hidden + hidden - hidden_low) * width with
+    hidden = in_play - h, split into terms known before the game: (seat_base, hand_base, hand_stride) with
+
+        row = seat_base[p] + in_play * width + hand_base[code] + Drums held * hand_stride
+
+    where code = ((h << bits | Guitars) << bits | Keyboards) << bits | Vocals (engine.hand_index's code with h in place
+    of h - start: hand_base's first start << 3 bits entries are never read). seat_base[p] = (seat_rows[p] -
+    hidden_low) * width; hand_base[code] = (first_hand's number of the hand with no Drums * n_hidden - h) * width;
+    hand_stride = n_hidden * width. So the deal does one multiply a seat, and no load of a loop invariant."""
+    n, finish, start = (int(rules[E.R_PLAYERS]), int(rules[E.R_FINISH]), int(rules[E.R_START]))
+    bits = E.count_bits(finish)
+    _, _, _, _, hidden_low, n_hidden, _ = E.geometry_of.py_func(rules, 0, width)
+    seat_base = (seat_rows.astype(np.int64) - hidden_low) * width
+    h = start + (np.arange(first_hand.size, dtype=np.int64) >> 3 * bits)
+    hand_base = np.concatenate([np.zeros(start << 3 * bits, dtype=np.int64),
+                                (first_hand.astype(np.int64) * n_hidden - h) * width])
+    return seat_base, hand_base, np.int64(n_hidden * width), np.int64(bits)
+
+
+@njit(cache=True, inline="always")
+def _deal_rows(n, D, pos, starter, in_play_width, bits, hand, prefix, seat_base, hand_base, hand_stride, row_at,
+               moves_flat, width):
+    """engine._deal for a plain table: each seat's row of moves (row_offsets) into row_at, from the dealer's left, a
+    stretch of the cyclic deck each. Returns the next deal position."""
+    p = starter
+    dealt_before = prefix[E._u(pos)]
+    for _ in range(n):
+        h = hand[E._u(p)]
+        pos += h
+        dealt_after = prefix[E._u(pos)]
+        dealt = dealt_after - dealt_before
+        dealt_before = dealt_after
+        code = ((h << bits | E._field(dealt, 2)) << bits | E._field(dealt, 1)) << bits | E._field(dealt, 0)
+        row = seat_base[E._u(p)] + in_play_width + hand_base[E._u(code)] + E._field(dealt, 3) * hand_stride
+        row_at[E._u(p)] = row
+        prefetch(moves_flat, row)  # its cache lines, while the other hands are dealt
+        if width > 64:
+            prefetch(moves_flat, row + 64)
+        p = E._next_seat(p, n)
+    return pos - D if pos >= D else pos
+
+
+@njit(cache=True, inline="always")
+def _first_power(prefix, n, start):
+    """engine._deal's card power: the Groupies of each seat's first hand, 2 bits a seat. Round 1 is dealt from the
+    top of the opening shuffle, seat 0 first (the dealer is the last seat), start cards each."""
+    power = 0
+    for p in range(n):
+        dealt = prefix[(p + 1) * start] - prefix[p * start]
+        power |= min(E._field(dealt, E.GROUPIE), 2) << (2 * p)
+    return power
+
+
 @njit(cache=True, _nrt=False, nogil=True)
-def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_rows, first_hand, rng, stack, prefix, hand,
-              cnt, row_at, moves, out):
+def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng,
+              stack, prefix, hand, cnt, row_at, moves, out):
     """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`)."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
+    shuffle_each_round = rules[E.R_SHUFFLE] != 0
     D = deck.shape[0]
-    geometry = E.geometry_of(rules, D, width)
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         row = out[i]
         E.begin_game(rules, deck, rng, stack, prefix, hand, moves, row, E.NO_TRACE, False)
         standings = drama_lanes.deal(n, start)
-        power = 0
+        power = _first_power(prefix, n, start)
         pos = 0
-        dealer = n - 1
+        starter = 0  # the player left of the dealer, the last seat in round 1
+        in_play = n * start  # every hand's cards: one more each round
         rounds = 0
         while True:
-            starter, pos, _ = E._open_round(rules, n, D, rng, stack, prefix, pos, dealer, rounds, E.NO_TRACE, 0, False)
-            _, in_play_cards, pos, power, _ = E._deal(geometry, pos, starter, rounds, False, stack, prefix, hand, cnt,
-                                                      seat_rows, first_hand, moves_flat, row_at, power, E.NO_TRACE, 0,
-                                                      False)
+            in_play_cards = prefix[E._u(pos + in_play)] - prefix[E._u(pos)]
+            pos = _deal_rows(n, D, pos, starter, in_play * width, bits, hand, prefix, seat_base, hand_base,
+                             hand_stride, row_at, moves_flat, width)
             cur, bidder, seat, bids = E._plain_bidding(moves_flat, row_at, starter, n)
             over, loser, rounds, _ = E._settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand,
                                                cnt, row, E.NO_TRACE, 0, False)
             standings = drama_lanes.lost(standings, loser, rounds)
             if over:
                 break
-            dealer = starter
+            starter = E._next_seat(starter, n)  # this round's starter deals the next
+            in_play += 1
+            if shuffle_each_round:  # the house rule: the whole deck before every round but the first
+                E._shuffle(rng, stack, D, prefix)
+                pos = 0
         E.end_game(n, finish, hand, rounds, loser, standings, power, row, E.NO_TRACE, 0, False)
 
 
-def play_chunk(seed, first_game, lo, hi, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
+def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_base, hand_stride, bits, out):
     """engine.play_chunk's games for a plain table (untraced, uncounted), with one set of scratch arrays."""
     n = int(rules[E.R_PLAYERS])
     stack, prefix, hand, cnt, row_at, moves = E._scratch(deck, n)
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
-              actions.reshape(actions.size), np.int64(actions.shape[1]), seat_rows, first_hand,
+              actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
               np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, moves, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """engine.batch's games for a plain table, in blocks on numba.get_num_threads() threads."""
-    run_in_blocks(play_chunk, out.shape[0], E.CHUNK, (seed, first_game),
-                  (rules, deck, pol, par, table, actions, seat_rows, first_hand, out))
+    offsets = row_offsets(rules, actions.shape[1], seat_rows, first_hand)
+    run_in_blocks(play_chunk, out.shape[0], E.CHUNK, (seed, first_game), (rules, deck, actions, *offsets, out))
