@@ -651,11 +651,9 @@ def run(seed, first_game, lo, hi, rules, deck, pol, par, table, moves_flat, widt
 optimise_once(run)
 
 
-@njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
-def begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on):
-    """A game's start: the deck into the stack, shuffled (or as stacked: tests) with its prefix sums; every hand
-    start_cards; the result row cleared; the deck event. Returns ne."""
-    n = rules[R_PLAYERS]
+@njit(cache=True, inline="always")  # callers: begin_game, and the plain kernel's game (plain.py)
+def opening_deck(rules, deck, rng, stack, prefix):
+    """The deck into the stack, shuffled (or as stacked: tests), with its prefix sums."""
     D = deck.shape[0]
     for i in range(D):
         stack[i] = deck[i]
@@ -663,6 +661,15 @@ def begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_o
         _shuffle(rng, stack, D, prefix)
     else:
         _prefix_counts(stack, D, prefix)
+
+
+@njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
+def begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_on):
+    """A game's start: the deck into the stack, shuffled (or as stacked: tests) with its prefix sums; every hand
+    start_cards; the result row cleared; the deck event. Returns ne."""
+    n = rules[R_PLAYERS]
+    D = deck.shape[0]
+    opening_deck(rules, deck, rng, stack, prefix)
     for p in range(n):
         hand[p] = rules[R_START]
         moves[p] = 0

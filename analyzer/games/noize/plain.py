@@ -14,6 +14,7 @@ docs/performance.md, "eighth session".)
 import numpy as np
 from numba import njit
 
+from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes
 from analyzer.games.noize import engine as E
 from analyzer.prefetch import prefetch
@@ -82,9 +83,51 @@ def _first_power(prefix, n, start):
     return power
 
 
+@njit(cache=True, inline="always")
+def _end(n, hand, rounds, standings, power, out):
+    """engine.end_game's columns for an untraced game, every column of the row but the three _settle adds to: the
+    same numbers, with the drama read from its lanes (drama_lanes.write and drama.finish through the row's drama
+    block cost about a twentieth of a plain game)."""
+    _, _, last, deficit, _, changes, _ = standings
+    low = E.fewest(hand, n)
+    n_win = 0
+    winner = 0
+    for p in range(n):
+        win = hand[p] == low
+        out[col(E.R_WIN, n) + p] = 1 if win else 0
+        out[col(E.R_HAND, n) + p] = hand[p]
+        n_win += 1 if win else 0
+        winner = p if win else winner
+        for k in range(E.N_POWER):
+            out[col(E.R_POWER, n) + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
+    out[col(E.R_NWIN, n)] = n_win
+    out[col(E.R_LEN, n)] = rounds
+    out[col(E.R_END, n)] = 0
+    out[col(E.R_BLUFF, n)] = 0
+    for c in range(col(E.R_CHOICES, n), col(E.R_ROW_END, n)):
+        out[c] = 0
+    # drama.finish: the winner's last turn trailing, its largest deficit, its margin over the best other hand
+    decided = rounds
+    comeback = 0
+    margin = 0
+    if n_win == 1:
+        trailed = ((last >> (drama_lanes.LANE * winner)) & drama_lanes.LANE_MASK) - 1
+        decided = 0 if trailed < 0 else min(trailed + 1, rounds)
+        comeback = (deficit >> (drama_lanes.LANE * winner)) & drama_lanes.LANE_MASK
+        margin = 1 << 62
+        for p in range(n):
+            if p != winner:
+                margin = min(margin, hand[p] - low)
+    at = col(E.R_DRAMA, n)
+    out[at] = changes
+    out[at + 1] = decided
+    out[at + 2] = comeback
+    out[at + 3] = margin
+
+
 @njit(cache=True, _nrt=False, nogil=True)
 def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng,
-              stack, prefix, hand, cnt, row_at, moves, out):
+              stack, prefix, hand, cnt, row_at, out):
     """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`)."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
@@ -94,7 +137,13 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
     for i in range(lo, hi):
         reset_streams(rng, seed, first_game + i)
         row = out[i]
-        E.begin_game(rules, deck, rng, stack, prefix, hand, moves, row, E.NO_TRACE, False)
+        E.opening_deck(rules, deck, rng, stack, prefix)
+        for p in range(n):
+            hand[p] = start
+        # (the row is not cleared: _settle adds to these three columns, _end writes every other)
+        row[col(E.R_CHW, n)] = 0
+        row[col(E.R_BIDS, n)] = 0
+        row[col(E.R_OPEN, n)] = 0
         standings = drama_lanes.deal(n, start)
         power = _first_power(prefix, n, start)
         pos = 0
@@ -116,16 +165,16 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
             if shuffle_each_round:  # the house rule: the whole deck before every round but the first
                 E._shuffle(rng, stack, D, prefix)
                 pos = 0
-        E.end_game(n, finish, hand, rounds, loser, standings, power, row, E.NO_TRACE, 0, False)
+        _end(n, hand, rounds, standings, power, row)
 
 
 def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_base, hand_stride, bits, out):
     """engine.play_chunk's games for a plain table (untraced, uncounted), with one set of scratch arrays."""
     n = int(rules[E.R_PLAYERS])
-    stack, prefix, hand, cnt, row_at, moves = E._scratch(deck, n)
+    stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, moves, out)
+              np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
