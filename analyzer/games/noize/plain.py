@@ -174,7 +174,7 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_b
     stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              np.zeros(2 * (1 + n), dtype=np.uint64), stack, prefix, hand, cnt, row_at, out)
+              np.zeros(2, dtype=np.uint64), stack, prefix, hand, cnt, row_at, out)  # (the deal stream only: no seat draws)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
