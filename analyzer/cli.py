@@ -107,9 +107,10 @@ def main():
               help="Override any scenario value, e.g. --set rules.shuffle_each_round=true --set all_seats.bluff=0.2 "
                    "(repeatable; values in TOML syntax).")
 @click.option("--threads", "-t", type=click.IntRange(1), help="Numba threads [default: all cores]. Results do not depend on it.")
-@click.option("--chunk-size", type=Count(1, 5_000_000), default=100_000, show_default=True,
-              help="Most deals per chunk (memory); chunks are also cut to about 0.4 s of play so that Ctrl-C is "
-                   "honoured quickly. Results do not depend on it.")
+@click.option("--chunk-size", type=Count(1, 5_000_000),
+              help="Most deals per chunk (memory) [default: 100,000 with --keep-games, else as many as 64 MB of "
+                   "per-deal totals hold]; chunks are also cut to about 0.4 s of play so that Ctrl-C is honoured "
+                   "quickly. Results do not depend on it.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @click.option("--workers", "-w", type=Count(1, 256),
               help="Play on a local Dask cluster of this many worker processes (needs analyzer[dask]). "

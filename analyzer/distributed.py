@@ -126,7 +126,7 @@ def task_size(total, arms, workers, chunk_size, seconds_per_game=None):
     return max(MIN_TASK, size)
 
 
-def run(sc: Scenario, *, games=None, chunk_size=DEFAULT_CHUNK, threads=None, keep_games_dir=None,
+def run(sc: Scenario, *, games=None, chunk_size=None, threads=None, keep_games_dir=None,
         progress=True, workers=None, scheduler=None, log=print, after_task=None, interrupts=None):
     """Play the scenario on a Dask cluster; the same RunResult as analyzer.runner.run.
 
@@ -232,7 +232,7 @@ def _run(sc, games, chunk_size, threads, keep_games_dir, progress, workers, sche
     looks = Looks(sc, total)
     task_seconds = []
     parquet_dir = None
-    size = chunk_size
+    size = chunk_size = chunk_size or DEFAULT_CHUNK  # (a task's most deals; it plays them in chunks of DEFAULT_CHUNK)
     wall = 0.0
     try:
         n_workers = len(client.scheduler_info()["workers"]) or 1

@@ -261,6 +261,10 @@ class Tally:
         return [summary.new_parts(None if ref is None else self.summaries[ref])
                 for summary, ref in zip(self.summaries, self.refs)]
 
+    def chunk_bytes_per_deal(self):
+        """The bytes chunk_columns keeps per deal."""
+        return 8 * len(self.summaries) * (2 if self.metric_terms else 1)
+
     def chunk_columns(self, n):
         """What a chunk of n deals keeps of its rows beyond the sums, filled block by block (fold_block)."""
         return ChunkColumns([np.empty(n, dtype=np.int64) for _ in self.summaries],
