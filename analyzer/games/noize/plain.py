@@ -4,9 +4,9 @@ that case only. engine.run decides at run time (trace_on, its `plain` test, keep
 bidding, the events and the counting in the same function: there LLVM kept about a dozen of the deal's loop
 invariants on the stack (callgrind: 64 instructions a seat dealt, 14 of them loads from the stack) and tested the flags
 at every seat. Here those are constants, the deal finds a seat's row of moves from offsets computed once per batch
-(`row_offsets`), and the game is otherwise engine's own pieces (begin_game, _plain_bidding, _settle, _shuffle,
-drama_lanes, end_game), so its result rows are engine.run's to the last column (tests/test_noize_plain.py plays the
-same games both ways).
+(`row_offsets`), the row is written once at the game's end (`_end`), and the game is otherwise engine's own pieces
+(opening_deck, _plain_bidding, _settle, _shuffle, drama_lanes), so its result rows are engine.run's to the last column
+(tests/test_noize_plain.py plays the same games both ways, every column of rows filled with -7 first).
 
 (Four games in flight per thread, as noize.c's kernel 2, was built on this case and measured no faster:
 docs/performance.md, "eighth session".)
@@ -38,8 +38,8 @@ def row_offsets(rules, width, seat_rows, first_hand):
     where code = ((h << bits | Guitars) << bits | Keyboards) << bits | Vocals (engine.hand_index's code with h in place
     of h - start: hand_base's first start << 3 bits entries are never read). seat_base[p] = (seat_rows[p] -
     hidden_low) * width; hand_base[code] = (first_hand's number of the hand with no Drums * n_hidden - h) * width;
-    hand_stride = n_hidden * width. So the deal does one multiply a seat, and no load of a loop invariant."""
-    n, finish, start = (int(rules[E.R_PLAYERS]), int(rules[E.R_FINISH]), int(rules[E.R_START]))
+    hand_stride = n_hidden * width. So the deal finds a row with two loads and one multiply."""
+    finish, start = int(rules[E.R_FINISH]), int(rules[E.R_START])
     bits = E.count_bits(finish)
     _, _, _, _, hidden_low, n_hidden, _ = E.geometry_of.py_func(rules, 0, width)
     seat_base = (seat_rows.astype(np.int64) - hidden_low) * width
@@ -86,8 +86,8 @@ def _first_power(prefix, n, start):
 @njit(cache=True, inline="always")
 def _end(n, hand, rounds, standings, power, out):
     """engine.end_game's columns for an untraced game, every column of the row but the three _settle adds to: the
-    same numbers, with the drama read from its lanes (drama_lanes.write and drama.finish through the row's drama
-    block cost about a twentieth of a plain game)."""
+    same numbers, with the drama read from its lanes. (end_game, drama_lanes.write and drama.finish through the row's
+    drama block, with the row cleared at the start, cost about 7% of a plain game: docs/performance.md.)"""
     _, _, last, deficit, _, changes, _ = standings
     low = E.fewest(hand, n)
     n_win = 0
@@ -172,9 +172,10 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_b
     """engine.play_chunk's games for a plain table (untraced, uncounted), with one set of scratch arrays."""
     n = int(rules[E.R_PLAYERS])
     stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
+    rng = np.zeros(2, dtype=np.uint64)  # the deal's stream only: no seat draws
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              np.zeros(2, dtype=np.uint64), stack, prefix, hand, cnt, row_at, out)  # (the deal stream only: no seat draws)
+              rng, stack, prefix, hand, cnt, row_at, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
