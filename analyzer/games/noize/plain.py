@@ -11,6 +11,8 @@ at every seat. Here those are constants, the deal finds a seat's row of moves fr
 (Four games in flight per thread, as noize.c's kernel 2, was built on this case and measured no faster:
 docs/performance.md, "eighth session".)
 """
+import functools
+
 import numpy as np
 from numba import njit
 
@@ -29,23 +31,31 @@ def applies(rules, par, seat_rows):
             and bool((par[:, E.TH_BLUFF] == 0.0).all()))
 
 
-def row_offsets(rules, width, seat_rows, first_hand):
+def row_offsets(rules, width, seat_rows):
     """engine._deal's row of moves, (seat_rows[p] + (hand's number) * n_hidden + hidden - hidden_low) * width with
-    hidden = in_play - h, split into terms known before the game: (seat_base, hand_base, hand_stride) with
+    hidden = in_play - h, split into terms known before the game: (seat_base, hand_base, hand_stride, bits) with
 
         row = seat_base[p] + in_play * width + hand_base[code] + Drums held * hand_stride
 
     where code = ((h << bits | Guitars) << bits | Keyboards) << bits | Vocals (engine.hand_index's code with h in place
     of h - start: hand_base's first start << 3 bits entries are never read). seat_base[p] = (seat_rows[p] -
-    hidden_low) * width; hand_base[code] = (first_hand's number of the hand with no Drums * n_hidden - h) * width;
-    hand_stride = n_hidden * width. So the deal finds a row with two loads and one multiply."""
-    finish, start = int(rules[E.R_FINISH]), int(rules[E.R_START])
-    bits = E.count_bits(finish)
-    _, _, _, _, hidden_low, n_hidden, _ = E.geometry_of.py_func(rules, 0, width)
-    seat_base = (seat_rows.astype(np.int64) - hidden_low) * width
+    hidden_low) * width; hand_base[code] = (the number engine.first_hands gives the hand with no Drums * n_hidden - h)
+    * width; hand_stride = n_hidden * width. So the deal finds a row with two loads and one multiply. Computed once per
+    setting (about 17 us of numpy: a tenth of the Python around a block of games)."""
+    _, _, start, bits, hidden_low, n_hidden, _ = E.geometry_of.py_func(rules, 0, width)
+    return _row_offsets(int(start), int(rules[E.R_FINISH]), int(bits), int(hidden_low), int(n_hidden), int(width),
+                        tuple(int(r) for r in seat_rows))
+
+
+@functools.lru_cache(maxsize=64)
+def _row_offsets(start, finish, bits, hidden_low, n_hidden, width, seat_rows):
+    first_hand = E.first_hands(start, finish)  # (actions.py's table of the hands' numbers)
+    seat_base = (np.array(seat_rows, dtype=np.int64) - hidden_low) * width
     h = start + (np.arange(first_hand.size, dtype=np.int64) >> 3 * bits)
     hand_base = np.concatenate([np.zeros(start << 3 * bits, dtype=np.int64),
                                 (first_hand.astype(np.int64) * n_hidden - h) * width])
+    for a in (seat_base, hand_base):
+        a.flags.writeable = False  # (shared by every batch of the setting)
     return seat_base, hand_base, np.int64(n_hidden * width), np.int64(bits)
 
 
@@ -180,5 +190,5 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_b
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
     """engine.batch's games for a plain table, in blocks on numba.get_num_threads() threads."""
-    offsets = row_offsets(rules, actions.shape[1], seat_rows, first_hand)
+    offsets = row_offsets(rules, actions.shape[1], seat_rows)
     run_in_blocks(play_chunk, out.shape[0], E.CHUNK, (seed, first_game), (rules, deck, actions, *offsets, out))
