@@ -149,15 +149,13 @@ def finish(a, o, units, winner, length, out, col):
     unit, or -1 when no single unit won (a stall or a shared win). Everything is read before anything is
     written, so the block may lie in `out` itself, over those columns (Bring the Noize keeps it there)."""
     stand = o + D_STAND
-    changes = a[o + D_CHANGES]
-    decided = length
-    comeback = 0
+    last = 0
+    deficit = 0
     margin = 0
     if winner >= 0:
         w = stand + D_UNIT * winner
         last = a[w + D_LAST]
-        decided = 0 if last < 0 else min(last + 1, length)
-        comeback = a[w + D_DEFICIT]
+        deficit = a[w + D_DEFICIT]
         best_other = 0
         first = 1
         for u in range(units):
@@ -167,9 +165,22 @@ def finish(a, o, units, winner, length, out, col):
                     best_other = v
                     first = 0
         margin = a[w] - best_other
-        if margin < 0:
-            margin = 0
+    columns(out, col, a[o + D_CHANGES], length, winner >= 0, last, deficit, margin)
+
+
+@njit(cache=True, inline="always")
+def columns(out, col, changes, length, won, last, deficit, margin):
+    """finish's four columns from what the block holds: won, whether a single unit won; then its last turn trailing
+    (-1 never), its largest deficit and its final standing less the best other unit's (0 if below). (Bring the
+    Noize's plain kernel gives them from its drama lanes, without a block: noize/plain.py.)"""
+    decided = length
+    comeback = 0
+    final_margin = 0
+    if won:
+        decided = 0 if last < 0 else min(last + 1, length)
+        comeback = deficit
+        final_margin = max(margin, 0)
     out[col] = changes
     out[col + 1] = decided
     out[col + 2] = comeback
-    out[col + 3] = margin
+    out[col + 3] = final_margin

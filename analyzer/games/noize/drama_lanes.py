@@ -71,6 +71,12 @@ def lost(state, loser, turn):
 
 
 @njit(cache=True, inline="always")
+def lane(x, seat):
+    """Seat's lane of x."""
+    return (x >> (LANE * seat)) & LANE_MASK
+
+
+@njit(cache=True, inline="always")
 def write(state, a, o, n):
     """Unpack the state into the drama block at a[o:] (drama.py's layout), for drama.finish."""
     hands, low, last, deficit, leader, changes, used = state
@@ -78,7 +84,7 @@ def write(state, a, o, n):
     a[o + drama.D_CHANGES] = changes
     for u in range(n):
         i = o + drama.D_STAND + drama.D_UNIT * u
-        a[i] = -((hands >> (LANE * u)) & LANE_MASK)
-        a[i + drama.D_LAST] = ((last >> (LANE * u)) & LANE_MASK) - 1
-        a[i + drama.D_DEFICIT] = (deficit >> (LANE * u)) & LANE_MASK
+        a[i] = -lane(hands, u)
+        a[i + drama.D_LAST] = lane(last, u) - 1
+        a[i + drama.D_DEFICIT] = lane(deficit, u)
 

@@ -682,34 +682,46 @@ def begin_game(rules, deck, rng, stack, prefix, hand, moves, out, trace, trace_o
     return ne
 
 
+@njit(cache=True, inline="always")  # callers: end_game, and the plain kernel's end (plain.py)
+def final_hands(n, hand, rounds, out):
+    """The winners (the fewest cards) and the final hands into the row (every win_s column written, 0 or 1), with
+    n_winners, length and end. Returns (the fewest cards, the sole winner or -1)."""
+    low = fewest(hand, n)
+    n_win = 0
+    winner = -1
+    for p in range(n):
+        win = hand[p] == low
+        out[col(R_HAND, n) + p] = hand[p]
+        out[col(R_WIN, n) + p] = 1 if win else 0
+        n_win += 1 if win else 0
+        winner = p if win else winner
+    out[col(R_NWIN, n)] = n_win
+    out[col(R_LEN, n)] = rounds
+    out[col(R_END, n)] = 0
+    return low, winner if n_win == 1 else -1
+
+
+@njit(cache=True, inline="always")  # callers: end_game, and the plain kernel's end (plain.py)
+def power_columns(n, power, out):
+    """Card power into the row: one 0/1 column per category (the Groupies of the seat's first hand: 2 bits a seat
+    of `power`) and seat."""
+    for p in range(n):
+        for k in range(N_POWER):
+            out[col(R_POWER, n) + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
+
+
 @njit(cache=True, inline="always")  # callers: _game, and the lookahead's game (lookahead.py)
 def end_game(n, finish, hand, rounds, loser, standings, power, out, trace, ne, trace_on):
     """A game's end, after the final loss: the winners (the fewest cards), the result row, the drama and card
     power, the end event. Returns the number of events written (-1 if the trace buffer was too small)."""
-    low = fewest(hand, n)
-    n_win = 0
-    for p in range(n):
-        out[col(R_HAND, n) + p] = hand[p]
-        if hand[p] == low:
-            out[col(R_WIN, n) + p] = 1
-            n_win += 1
-    out[col(R_NWIN, n)] = n_win
-    out[col(R_LEN, n)] = rounds
-    out[col(R_END, n)] = 0
-    winner = -1
-    if n_win == 1:
-        for p in range(n):
-            if hand[p] == low:
-                winner = p
+    _, winner = final_hands(n, hand, rounds, out)
     # the drama block (drama.block_size(n) slots) in the last columns before the choices (which hold this game's
     # counts), read by drama.finish before it writes the drama columns; the card-power columns after them are
     # written last
     block = col(R_CHOICES, n) - (drama.D_STAND + drama.D_UNIT * n)
     drama_lanes.write(standings, out, block, n)
     drama.finish(out, block, n, winner, rounds, out, col(R_DRAMA, n))
-    for p in range(n):
-        for k in range(N_POWER):
-            out[col(R_POWER, n) + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
+    power_columns(n, power, out)
     if trace_on:
         ne = _event(trace, ne, EV_END, rounds, finish, loser)
         _cards(trace, ne, out, n)  # the win_s flags (R_WIN: the row's first columns)

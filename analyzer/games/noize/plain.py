@@ -16,6 +16,7 @@ import functools
 import numpy as np
 from numba import njit
 
+from analyzer.games import drama
 from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes
 from analyzer.games.noize import engine as E
@@ -96,43 +97,22 @@ def _first_power(prefix, n, start):
 @njit(cache=True, inline="always")
 def _end(n, hand, rounds, standings, power, out):
     """engine.end_game's columns for an untraced game, every column of the row but the three _settle adds to: the
-    same numbers, with the drama read from its lanes. (end_game, drama_lanes.write and drama.finish through the row's
-    drama block, with the row cleared at the start, cost about 7% of a plain game: docs/performance.md.)"""
+    same pieces (final_hands, power_columns, drama.columns), with the drama read from its lanes. (end_game,
+    drama_lanes.write and drama.finish through the row's drama block, with the row cleared at the start, cost about
+    7% of a plain game: docs/performance.md.)"""
     _, _, last, deficit, _, changes, _ = standings
-    low = E.fewest(hand, n)
-    n_win = 0
-    winner = 0
-    for p in range(n):
-        win = hand[p] == low
-        out[col(E.R_WIN, n) + p] = 1 if win else 0
-        out[col(E.R_HAND, n) + p] = hand[p]
-        n_win += 1 if win else 0
-        winner = p if win else winner
-        for k in range(E.N_POWER):
-            out[col(E.R_POWER, n) + k * n + p] = 1 if (power >> (2 * p)) & 3 == k else 0
-    out[col(E.R_NWIN, n)] = n_win
-    out[col(E.R_LEN, n)] = rounds
-    out[col(E.R_END, n)] = 0
+    low, winner = E.final_hands(n, hand, rounds, out)
+    E.power_columns(n, power, out)
     out[col(E.R_BLUFF, n)] = 0
     for c in range(col(E.R_CHOICES, n), col(E.R_ROW_END, n)):
         out[c] = 0
-    # drama.finish: the winner's last turn trailing, its largest deficit, its margin over the best other hand
-    decided = rounds
-    comeback = 0
-    margin = 0
-    if n_win == 1:
-        trailed = ((last >> (drama_lanes.LANE * winner)) & drama_lanes.LANE_MASK) - 1
-        decided = 0 if trailed < 0 else min(trailed + 1, rounds)
-        comeback = (deficit >> (drama_lanes.LANE * winner)) & drama_lanes.LANE_MASK
-        margin = 1 << 62
-        for p in range(n):
-            if p != winner:
-                margin = min(margin, hand[p] - low)
-    at = col(E.R_DRAMA, n)
-    out[at] = changes
-    out[at + 1] = decided
-    out[at + 2] = comeback
-    out[at + 3] = margin
+    w = max(winner, 0)  # (the lanes are read only if a single seat won)
+    margin = 1 << 62  # the winner's margin (standings are minus the hands): another seat's fewest cards, less its own
+    for p in range(n):
+        if p != w:
+            margin = min(margin, hand[p] - low)
+    drama.columns(out, col(E.R_DRAMA, n), changes, rounds, winner >= 0, drama_lanes.lane(last, w) - 1,
+                  drama_lanes.lane(deficit, w), margin)
 
 
 @njit(cache=True, _nrt=False, nogil=True)
