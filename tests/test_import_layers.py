@@ -16,8 +16,9 @@ PACKAGE = Path(__file__).resolve().parent.parent / "analyzer"
 # `analyzer`, which is only its __init__. Within a layer, `|` separates independent siblings; the modules of
 # one sibling (`:`) may import each other, without cycles.
 LAYERS = (
-    # the ways in: the command, and the Python API (analyzer.api, its outcomes in analyzer.api_results)
-    "analyzer.__main__ : analyzer.cli : analyzer.bench | analyzer.api : analyzer.api_results",
+    # the ways in: the command (with the bench and its profile of a kernel), and the Python API (analyzer.api, its
+    # outcomes in analyzer.api_results)
+    "analyzer.__main__ : analyzer.cli : analyzer.bench : analyzer.kernel_profile | analyzer.api : analyzer.api_results",
     "analyzer.schema",  # the JSON Schema of scenario files, from every table's declarations (tune's and profile's too)
     # analyzer tune: trials played by the runner (or on Dask), its report built on the report's parts; analyzer profile:
     # the kernels' rows played directly, its report from the report's parts; analyzer check-game: the conformance

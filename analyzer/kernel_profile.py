@@ -1,0 +1,235 @@
+"""`analyzer bench --where CASE`: where a bench case's kernel spends its time, by jitted function or source line.
+
+The figures come from sampling, not from guesses: the case's batch kernel plays on one thread under
+`perf record -e cpu-clock` (a software clock: it works on machines without hardware counters), and each
+sample's address is named from numba's own JIT engine (every symbol it holds, written as a perf map,
+/tmp/perf-<pid>.map, which perf reads). numba inlines most helpers into their callers, so the functions
+named are the ones compiled on their own (Bards' group_values, pick...); with `lines`, the kernel is compiled
+again with NUMBA_DEBUGINFO into an empty numba cache and each sample is named by the source line it came
+from (llvm-symbolizer on the compiled objects: an inlined helper's line is its own), at the cost of that
+compile and of code a little slower than the plain one (the shares, not the nanoseconds, are the result).
+
+Needs Linux's `perf` (and `llvm-symbolizer` for lines); without them it says so in one line.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import click
+
+SAMPLE_HZ = 2000
+SECONDS = 3.0  # of sampled play, when no number of games is given
+TRIAL = 500  # games timed to find how many make SECONDS
+TOP = 25  # rows printed
+
+
+def engine_symbols():
+    """(address, name) of every function numba's JIT engine holds in this process, by address."""
+    from numba.core.registry import cpu_target
+
+    engine = cpu_target.target_context.codegen()._engine
+    found = {}
+    for name in engine._defined_symbols:  # (numba internals: the names of every module added to the engine)
+        try:
+            address = engine.get_function_address(name)
+        except Exception:  # noqa: BLE001  (a global variable, not a function)
+            address = 0
+        if address:
+            found.setdefault(address, name)
+    return sorted(found.items())
+
+
+def write_perf_map(symbols, path):
+    """perf's map of JIT code (address size name a line; a symbol's size: up to the next one's address)."""
+    with open(path, "w", encoding="utf-8") as f:
+        for i, (address, name) in enumerate(symbols):
+            size = symbols[i + 1][0] - address if i + 1 < len(symbols) else 1 << 16
+            f.write(f"{address:x} {min(size, 1 << 20):x} {name}\n")
+
+
+def short_name(symbol):
+    """A numba symbol's Python name: _ZN8analyzer5games5bards8policies4pickB4v201B48... -> bards.policies.pick."""
+    if not symbol.startswith("_ZN"):
+        return symbol
+    names, rest = [], symbol[3:]
+    while (m := re.match(r"\d+", rest)) is not None:
+        n = int(m.group(0))
+        names.append(rest[m.end():m.end() + n])
+        rest = rest[m.end() + n:]
+    names = [n for n in names if n not in ("analyzer", "games")]
+    return ".".join(names) or symbol
+
+
+def _objects():
+    """(object code, {symbol: runtime address}) of every library compiled in this process (a fresh cache's)."""
+    import gc
+
+    from numba.core.registry import CPUDispatcher
+    from numba.core.registry import cpu_target
+
+    engine = cpu_target.target_context.codegen()._engine
+    out = []
+    for obj in gc.get_objects():
+        if not isinstance(obj, CPUDispatcher):
+            continue
+        for cres in list(obj.overloads.values()):
+            code = getattr(cres.library, "_compiled_object", None)  # (kept by numba's object cache when compiled)
+            if code:
+                out.append((bytes(code), cres.fndesc.mangled_name, engine.get_function_address(cres.fndesc.mangled_name)))
+    return out
+
+
+def _text_offset(obj_path, symbol):
+    """The offset in .text of `symbol` in an object file (nm)."""
+    for line in subprocess.run(["nm", obj_path], capture_output=True, text=True).stdout.splitlines():
+        parts = line.split()
+        if len(parts) == 3 and parts[2] == symbol:
+            return int(parts[0], 16)
+    return None
+
+
+def play(case, games, folder, lines):
+    """The child: warm the case's kernel, write the perf map (and, with lines, the compiled objects), then play
+    `games` games on one thread."""
+    import numba
+    import numpy as np
+
+    from analyzer.bench import CASES, _general_path
+    from analyzer.scenario import from_dict
+
+    numba.set_num_threads(1)
+    raw = dict(CASES[case])
+    raw.pop("bench_games", None)
+    general = raw.pop("general_path", False)
+    sc = from_dict({**raw, "games": max(games, 1), "seed": 1})
+    game = sc.game
+    encoded = sc.arms[0].encoded(game)
+    width = len(game.columns(sc.players))
+    with _general_path(general):
+        game.run_batch(encoded, 1, 0, np.empty((50, width), dtype=np.int64))  # (compiled or loaded here)
+        if games == 0:  # as many as SECONDS take
+            trial = np.empty((TRIAL, width), dtype=np.int64)
+            began = time.perf_counter()
+            game.run_batch(encoded, 1, 0, trial)
+            games = int(min(10**7, max(TRIAL, SECONDS * TRIAL / (time.perf_counter() - began))))
+        out = np.empty((games, width), dtype=np.int64)
+        write_perf_map(engine_symbols(), f"/tmp/perf-{os.getpid()}.map")
+        if lines:
+            with open(os.path.join(folder, "objects.txt"), "w", encoding="utf-8") as index:
+                for k, (code, symbol, address) in enumerate(_objects()):
+                    path = os.path.join(folder, f"lib{k}.o")
+                    with open(path, "wb") as f:
+                        f.write(code)
+                    offset = _text_offset(path, symbol)
+                    if offset is not None and address:
+                        index.write(f"{path} {address - offset:x} {os.path.getsize(path):x}\n")
+        out.fill(0)  # (its pages touched now, not while the games are sampled)
+        began = time.clock_gettime(time.CLOCK_MONOTONIC)  # (perf's clock: perf record -k CLOCK_MONOTONIC)
+        game.run_batch(encoded, 1, 0, out)
+        ended = time.clock_gettime(time.CLOCK_MONOTONIC)
+    with open(os.path.join(folder, "window.txt"), "w", encoding="utf-8") as f:
+        f.write(f"{began} {ended} {games}\n")
+
+
+def _window(folder):
+    """(start, end) of the sampled games on perf's clock, and how many were played."""
+    with open(os.path.join(folder, "window.txt"), encoding="utf-8") as f:
+        began, ended, games = f.read().split()
+    return float(began), float(ended), int(games)
+
+
+def _samples(data, folder):
+    """(address, symbol) of every sample taken while the timed games were played."""
+    began, ended, _ = _window(folder)
+    text = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym"], capture_output=True, text=True).stdout
+    samples = []
+    for line in text.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and began <= float(parts[0].rstrip(":")) <= ended:
+            samples.append((int(parts[1], 16), parts[2] if len(parts) > 2 else "[unknown]"))
+    return samples
+
+
+def _by_function(samples):
+    shares = collections.Counter()
+    for _, name in samples:
+        shares[short_name(name) if name.startswith("_ZN") else f"({name})"] += 100.0 / len(samples)
+    return shares
+
+
+def _by_line(samples, folder):
+    objects = []
+    with open(os.path.join(folder, "objects.txt"), encoding="utf-8") as f:
+        for line in f:
+            path, base, size = line.split()
+            objects.append((int(base, 16), int(size, 16), path))
+    hits = collections.Counter()
+    where = collections.Counter()
+    for ip, _ in samples:
+        for base, size, path in objects:
+            if base <= ip < base + size:
+                hits[(path, ip - base)] += 1
+                break
+        else:
+            where["(outside the kernel's code)"] += 1
+    by_object = collections.defaultdict(list)
+    for (path, offset), n in hits.items():
+        by_object[path].append((offset, n))
+    for path, offsets in by_object.items():
+        answer = subprocess.run(["llvm-symbolizer", f"--obj={path}", "--output-style=GNU", "-f"],
+                                input="\n".join(hex(o) for o, _ in offsets) + "\n", capture_output=True,
+                                text=True).stdout.splitlines()
+        for k, (_, n) in enumerate(offsets):
+            function, location = answer[2 * k], answer[2 * k + 1]
+            m = re.search(r"::(\w+)\[abi", function)
+            file_line = location.split("/")[-1].split(" ")[0]
+            where[f"{m.group(1) if m else function[:40]}  {file_line}"] += n
+    return collections.Counter({k: 100.0 * v / len(samples) for k, v in where.items()})
+
+
+def profile(case, games=0, lines=False, echo=print):
+    """Print where `case`'s kernel spends its time (the share of the samples of a run of `games` games, or of about
+    SECONDS of games if 0)."""
+    from analyzer.bench import CASES
+
+    if case not in CASES:
+        matches = [name for name in CASES if case in name]
+        if len(matches) != 1:
+            raise click.BadParameter(f"{case!r} names {'no' if not matches else len(matches)} bench cases; a case "
+                                     f"is one of: {', '.join(CASES)} (or a part of one name only)", param_hint="--where")
+        case = matches[0]
+    needed = ["perf"] + (["llvm-symbolizer", "nm"] if lines else [])
+    missing = [tool for tool in needed if shutil.which(tool) is None]
+    if missing:
+        raise click.ClickException(f"--where needs {' and '.join(missing)} on the PATH (Debian's packages linux-perf, "
+                                   "llvm and binutils)")
+    with tempfile.TemporaryDirectory(prefix="analyzer-where-") as folder:
+        data = os.path.join(folder, "perf.data")
+        env = dict(os.environ)
+        if lines:
+            env.update(NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=os.path.join(folder, "numba-cache"))
+        child = [sys.executable, "-m", "analyzer.kernel_profile", case, str(games), folder, "1" if lines else "0"]
+        run = subprocess.run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-o", data, "--"] + child,
+                             env=env, capture_output=True, text=True)
+        if run.returncode != 0:
+            raise click.ClickException(f"--where: perf record failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
+        samples = _samples(data, folder)
+        if not samples:
+            raise click.ClickException("--where: perf took no sample while the games were played (more --games?)")
+        shares = _by_line(samples, folder) if lines else _by_function(samples)
+        played = _window(folder)[2]
+    echo(f"{case}: {played:,} games on one thread, {len(samples):,} samples while they were played, by "
+         f"{'source line (compiled with NUMBA_DEBUGINFO: a little slower)' if lines else 'jitted function'}")
+    for name, share in shares.most_common(TOP):
+        echo(f"{share:6.2f}%  {name}")
+
+
+if __name__ == "__main__":
+    play(sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4] == "1")
