@@ -6,8 +6,9 @@ sample's address is named from numba's own JIT engine (every symbol it holds, wr
 /tmp/perf-<pid>.map, which perf reads). numba inlines most helpers into their callers, so the functions
 named are the ones compiled on their own (Bards' group_values, pick...); with `lines`, the kernel is compiled
 again with NUMBA_DEBUGINFO into an empty numba cache and each sample is named by the source line it came
-from (llvm-symbolizer on the compiled objects: an inlined helper's line is its own), at the cost of that
-compile and of code a little slower than the plain one (the shares, not the nanoseconds, are the result).
+from (llvm-symbolizer on the compiled objects: a helper LLVM inlined keeps its own name and lines; a function numba
+inlined itself is renumbered into its own file, _number_lines_by_file), at the cost of that compile and of code a
+little slower than the plain one (the shares, not the nanoseconds, are the result).
 
 Needs Linux's `perf` (and `llvm-symbolizer` for lines); without them it says so in one line.
 """
@@ -68,7 +69,8 @@ def short_name(symbol):
 
 
 def _objects():
-    """(object code, {symbol: runtime address}) of every library compiled in this process (a fresh cache's)."""
+    """(object code, its function's symbol, that function's address) of every library compiled in this process
+    (numba keeps a library's object code when it compiles it, not when it loads it from its cache)."""
     import gc
 
     from numba.core.registry import CPUDispatcher
@@ -95,6 +97,43 @@ def _text_offset(obj_path, symbol):
     return None
 
 
+FILE_STRIDE = 100_000  # a line numbered FILE_STRIDE x (k + 1) + n is line n of the k-th file of files.txt
+
+
+def _number_lines_by_file(folder):
+    """numba gives the code of a function it inlined itself (inline="always") its own line numbers but its caller's
+    file in the debug information; from now on such a line is numbered FILE_STRIDE x (k + 1) + n, file k of
+    files.txt, so that _by_line names the right file. (numba internals: Lower.lower_inst sets each instruction's
+    location through DIBuilder.mark_location, which is given the line only.)"""
+    import threading
+
+    from numba.core import debuginfo, lowering
+
+    current = threading.local()
+    files = []
+    lower_inst, mark_location = lowering.Lower.lower_inst, debuginfo.DIBuilder.mark_location
+
+    def lower_inst_noting_file(self, inst):
+        current.filename = os.path.abspath(self.loc.filename) if self.loc is not None and self.loc.filename else None
+        return lower_inst(self, inst)
+
+    def mark_location_with_file(self, builder, line):
+        filename = getattr(current, "filename", None)
+        if filename and filename != self.filepath and line < FILE_STRIDE:
+            if filename not in files:
+                files.append(filename)
+            line += FILE_STRIDE * (files.index(filename) + 1)
+        return mark_location(self, builder, line)
+
+    lowering.Lower.lower_inst = lower_inst_noting_file
+    debuginfo.DIBuilder.mark_location = mark_location_with_file
+
+    def save():
+        with open(os.path.join(folder, "files.txt"), "w", encoding="utf-8") as f:
+            f.write("".join(name + "\n" for name in files))
+    return save
+
+
 def play(case, games, folder, lines):
     """The child: warm the case's kernel, write the perf map (and, with lines, the compiled objects), then play
     `games` games on one thread."""
@@ -105,6 +144,7 @@ def play(case, games, folder, lines):
     from analyzer.scenario import from_dict
 
     numba.set_num_threads(1)
+    save_files = _number_lines_by_file(folder) if lines else None
     raw = dict(CASES[case])
     raw.pop("bench_games", None)
     general = raw.pop("general_path", False)
@@ -122,6 +162,7 @@ def play(case, games, folder, lines):
         out = np.empty((games, width), dtype=np.int64)
         write_perf_map(engine_symbols(), f"/tmp/perf-{os.getpid()}.map")
         if lines:
+            save_files()
             with open(os.path.join(folder, "objects.txt"), "w", encoding="utf-8") as index:
                 for k, (code, symbol, address) in enumerate(_objects()):
                     path = os.path.join(folder, f"lib{k}.o")
@@ -158,6 +199,7 @@ def _samples(data, folder):
 
 
 def _by_function(samples):
+    """Percent of the samples per jitted function (perf names them from the perf map) or other symbol."""
     shares = collections.Counter()
     for _, name in samples:
         shares[short_name(name) if name.startswith("_ZN") else f"({name})"] += 100.0 / len(samples)
@@ -165,6 +207,8 @@ def _by_function(samples):
 
 
 def _by_line(samples, folder):
+    """Percent of the samples per source line: each sample's offset in the compiled object it fell in, named by
+    llvm-symbolizer (the innermost function LLVM inlined, and the line), the file told by files.txt."""
     objects = []
     with open(os.path.join(folder, "objects.txt"), encoding="utf-8") as f:
         for line in f:
@@ -179,6 +223,8 @@ def _by_line(samples, folder):
                 break
         else:
             where["(outside the kernel's code)"] += 1
+    with open(os.path.join(folder, "files.txt"), encoding="utf-8") as f:
+        files = f.read().splitlines()
     by_object = collections.defaultdict(list)
     for (path, offset), n in hits.items():
         by_object[path].append((offset, n))
@@ -189,8 +235,11 @@ def _by_line(samples, folder):
         for k, (_, n) in enumerate(offsets):
             function, location = answer[2 * k], answer[2 * k + 1]
             m = re.search(r"::(\w+)\[abi", function)
-            file_line = location.split("/")[-1].split(" ")[0]
-            where[f"{m.group(1) if m else function[:40]}  {file_line}"] += n
+            filename, _, line = location.split(" ")[0].rpartition(":")
+            line = int(line) if line.isdigit() else 0
+            if line >= FILE_STRIDE:  # (_number_lines_by_file)
+                filename, line = files[line // FILE_STRIDE - 1], line % FILE_STRIDE
+            where[f"{m.group(1) if m else function[:40]}  {os.path.basename(filename)}:{line}"] += n
     return collections.Counter({k: 100.0 * v / len(samples) for k, v in where.items()})
 
 

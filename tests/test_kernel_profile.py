@@ -1,6 +1,9 @@
 """`analyzer bench --where`: jitted code named from numba's engine, samples counted while the games play."""
+import os
+import re
 import shutil
 import subprocess
+import sys
 
 import numpy as np
 import pytest
@@ -66,3 +69,23 @@ def test_where_names_bards_evaluation_as_its_largest_part():
     shares = {name: float(share.rstrip("%")) for share, name in rows}
     assert max(shares, key=shares.get) == "bards.policies.group_values"
     assert 95 <= sum(shares.values()) <= 100.5 or len(rows) == kernel_profile.TOP
+
+
+def test_lines_numba_inlined_are_numbered_in_their_own_file(tmp_path):
+    """numba's debug information names a line of code it inlined with its caller's file: --lines numbers such a
+    line in a file of its own (kernel_profile._number_lines_by_file), checked on a two-module function's IR."""
+    (tmp_path / "callee_mod.py").write_text("from numba import njit\n\n\n@njit(inline='always')\n"
+                                            "def triple(x):\n    return 3 * x + 1\n")
+    (tmp_path / "caller_mod.py").write_text("from numba import njit\nfrom callee_mod import triple\n\n\n"
+                                            "@njit\ndef outer(a):\n    return triple(a) - 2\n")
+    script = ("import sys; sys.path.insert(0, sys.argv[1]); from analyzer import kernel_profile as kp; "
+              "save = kp._number_lines_by_file(sys.argv[1]); from caller_mod import outer; outer(2); save(); "
+              "print(outer.inspect_llvm(outer.signatures[0]))")
+    env = {**os.environ, "NUMBA_DEBUGINFO": "1", "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    ir = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True,
+                        check=True).stdout
+    files = (tmp_path / "files.txt").read_text().splitlines()
+    assert [os.path.basename(f) for f in files] == ["callee_mod.py"]
+    lines = {int(n) for n in re.findall(r"DILocation\(line: (\d+)", ir)}
+    assert kernel_profile.FILE_STRIDE + 6 in lines  # triple's `return`, line 6 of callee_mod.py
+    assert 7 in lines  # outer's own `return`, in caller_mod.py
