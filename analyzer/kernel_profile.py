@@ -229,11 +229,9 @@ def _by_line(samples, folder):
     for (path, offset), n in hits.items():
         by_object[path].append((offset, n))
     for path, offsets in by_object.items():
-        answer = subprocess.run(["llvm-symbolizer", f"--obj={path}", "--output-style=GNU", "-f"],
-                                input="\n".join(hex(o) for o, _ in offsets) + "\n", capture_output=True,
-                                text=True).stdout.splitlines()
-        for k, (_, n) in enumerate(offsets):
-            function, location = answer[2 * k], answer[2 * k + 1]
+        frames = _symbolize(path, [offset for offset, _ in offsets])
+        for (offset, n) in offsets:
+            function, location = frames[offset][0]  # (the innermost: the code's own function and line)
             m = re.search(r"::(\w+)\[abi", function)
             filename, _, line = location.split(" ")[0].rpartition(":")
             line = int(line) if line.isdigit() else 0
@@ -241,6 +239,24 @@ def _by_line(samples, folder):
                 filename, line = files[line // FILE_STRIDE - 1], line % FILE_STRIDE
             where[f"{m.group(1) if m else function[:40]}  {os.path.basename(filename)}:{line}"] += n
     return collections.Counter({k: 100.0 * v / len(samples) for k, v in where.items()})
+
+
+def _symbolize(path, offsets):
+    """{offset: [(function, file:line), ...]} for offsets in the object at path, innermost frame first (a function
+    LLVM inlined is a frame of its own: llvm-symbolizer prints one function and location pair per frame, so each
+    address's frames are told apart by the address printed before them)."""
+    answer = subprocess.run(["llvm-symbolizer", f"--obj={path}", "--output-style=GNU", "-f", "--print-address"],
+                            input="\n".join(hex(o) for o in offsets) + "\n", capture_output=True,
+                            text=True).stdout.splitlines()
+    frames, current, k = {}, None, 0
+    while k < len(answer):
+        if answer[k].startswith("0x"):
+            current = frames.setdefault(int(answer[k], 16), [])
+            k += 1
+        else:
+            current.append((answer[k], answer[k + 1] if k + 1 < len(answer) else "??:0"))
+            k += 2
+    return frames
 
 
 def profile(case, games=0, lines=False, echo=print):

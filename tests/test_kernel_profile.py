@@ -89,3 +89,19 @@ def test_lines_numba_inlined_are_numbered_in_their_own_file(tmp_path):
     lines = {int(n) for n in re.findall(r"DILocation\(line: (\d+)", ir)}
     assert kernel_profile.FILE_STRIDE + 6 in lines  # triple's `return`, line 6 of callee_mod.py
     assert 7 in lines  # outer's own `return`, in caller_mod.py
+
+
+def test_each_address_gets_its_own_frames_however_many_inlined_functions_it_is_in(monkeypatch):
+    """llvm-symbolizer prints a (function, location) pair per frame, more than one where LLVM inlined a function:
+    the frames are told apart by the address printed before them, the innermost first."""
+    printed = "\n".join(["0x10", "apply_move[abi:v1]", "/src/policies.py:356", "group_values[abi:v1]",
+                         "/src/policies.py:680", "0x20", "group_values[abi:v1]", "/src/policies.py:581", ""])
+
+    class Done:
+        stdout = printed
+
+    monkeypatch.setattr(kernel_profile.subprocess, "run", lambda *a, **k: Done())
+    frames = kernel_profile._symbolize("lib.o", [0x10, 0x20])
+    assert frames == {0x10: [("apply_move[abi:v1]", "/src/policies.py:356"),
+                             ("group_values[abi:v1]", "/src/policies.py:680")],
+                      0x20: [("group_values[abi:v1]", "/src/policies.py:581")]}
