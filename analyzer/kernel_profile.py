@@ -89,7 +89,7 @@ def _objects():
 
 
 def _text_offset(obj_path, symbol):
-    """The offset in .text of `symbol` in an object file (nm)."""
+    """The offset of `symbol` in its code section of an object file (nm: numba's objects have one, .ltext or .text)."""
     for line in subprocess.run(["nm", obj_path], capture_output=True, text=True).stdout.splitlines():
         parts = line.split()
         if len(parts) == 3 and parts[2] == symbol:
@@ -111,6 +111,13 @@ def _number_lines_by_file(folder):
 
     current = threading.local()
     files = []
+
+    def save():
+        with open(os.path.join(folder, "files.txt"), "w", encoding="utf-8") as f:
+            f.write("".join(name + "\n" for name in files))
+
+    if not (hasattr(lowering.Lower, "lower_inst") and hasattr(debuginfo.DIBuilder, "mark_location")):
+        return save  # (another numba: such lines keep their caller's file)
     lower_inst, mark_location = lowering.Lower.lower_inst, debuginfo.DIBuilder.mark_location
 
     def lower_inst_noting_file(self, inst):
@@ -127,10 +134,6 @@ def _number_lines_by_file(folder):
 
     lowering.Lower.lower_inst = lower_inst_noting_file
     debuginfo.DIBuilder.mark_location = mark_location_with_file
-
-    def save():
-        with open(os.path.join(folder, "files.txt"), "w", encoding="utf-8") as f:
-            f.write("".join(name + "\n" for name in files))
     return save
 
 
