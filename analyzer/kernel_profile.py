@@ -179,19 +179,19 @@ def play(case, games, folder, lines):
         game.run_batch(encoded, 1, 0, out)
         ended = time.clock_gettime(time.CLOCK_MONOTONIC)
     with open(os.path.join(folder, "window.txt"), "w", encoding="utf-8") as f:
-        f.write(f"{began} {ended} {games}\n")
+        f.write(f"{began} {ended} {games} {os.getpid()}\n")
 
 
 def _window(folder):
-    """(start, end) of the sampled games on perf's clock, and how many were played."""
+    """(start, end) of the sampled games on perf's clock, how many were played, and the player's process id."""
     with open(os.path.join(folder, "window.txt"), encoding="utf-8") as f:
-        began, ended, games = f.read().split()
-    return float(began), float(ended), int(games)
+        began, ended, games, pid = f.read().split()
+    return float(began), float(ended), int(games), int(pid)
 
 
 def _samples(data, folder):
     """(address, symbol) of every sample taken while the timed games were played."""
-    began, ended, _ = _window(folder)
+    began, ended, _, _ = _window(folder)
     text = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym"], capture_output=True, text=True).stdout
     samples = []
     for line in text.splitlines():
@@ -284,15 +284,21 @@ def profile(case, games=0, lines=False, echo=print):
         if lines:
             env.update(NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=os.path.join(folder, "numba-cache"))
         child = [sys.executable, "-m", "analyzer.kernel_profile", case, str(games), folder, "1" if lines else "0"]
-        run = subprocess.run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", str(SAMPLE_HZ), "-o", data, "--"] + child,
-                             env=env, capture_output=True, text=True)
+        run = subprocess.run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", str(SAMPLE_HZ),
+                              "-o", data, "--"] + child, env=env, capture_output=True, text=True)
         if run.returncode != 0:
             raise click.ClickException(f"--where: perf record failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
+        if not os.path.exists(os.path.join(folder, "window.txt")):
+            raise click.ClickException(f"--where: the games were not played: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
         samples = _samples(data, folder)
+        played, player = _window(folder)[2:]
+        try:
+            os.remove(f"/tmp/perf-{player}.map")  # (read by perf script above)
+        except OSError:
+            pass
         if not samples:
             raise click.ClickException("--where: perf took no sample while the games were played (more --games?)")
         shares = _by_line(samples, folder) if lines else _by_function(samples)
-        played = _window(folder)[2]
     echo(f"{case}: {played:,} games on one thread, {len(samples):,} samples while they were played, by "
          f"{'source line (compiled with NUMBA_DEBUGINFO: a little slower)' if lines else 'jitted function'}")
     for name, share in shares.most_common(TOP):
