@@ -71,14 +71,20 @@ def _general_path(on):
 REPEATS = 3  # each warm figure is the best of this many runs, as the C program reports its best of 3
 
 
-def _warm(raw, games):
-    from analyzer.runner import run
+def case_batch(raw, games):
+    """A case's scenario of `games` games (seed 1), its first arm encoded and rows for them: what the warm figures
+    (and `--where`, kernel_profile.play) play with game.run_batch."""
     from analyzer.scenario import from_dict
 
     sc = from_dict({**raw, "games": games, "seed": 1})
+    return sc, sc.arms[0].encoded(sc.game), np.empty((games, len(sc.game.columns(sc.players))), dtype=np.int64)
+
+
+def _warm(raw, games):
+    from analyzer.runner import run
+
+    sc, enc, out = case_batch(raw, games)
     game = sc.game
-    enc = sc.arms[0].encoded(game)
-    out = np.empty((games, len(game.columns(sc.players))), dtype=np.int64)
     game.run_batch(enc, 1, 0, out[:1000])  # compile or load from cache
     kernel = full = 0.0
     for _ in range(REPEATS):  # (the machine is shared: the best run is the least disturbed one)

@@ -84,7 +84,8 @@ def _objects():
         for cres in list(obj.overloads.values()):
             code = getattr(cres.library, "_compiled_object", None)  # (kept by numba's object cache when compiled)
             if code:
-                out.append((bytes(code), cres.fndesc.mangled_name, engine.get_function_address(cres.fndesc.mangled_name)))
+                symbol = cres.fndesc.mangled_name
+                out.append((bytes(code), symbol, engine.get_function_address(symbol)))
     return out
 
 
@@ -143,27 +144,25 @@ def play(case, games, folder, lines):
     import numba
     import numpy as np
 
-    from analyzer.bench import CASES, _general_path
-    from analyzer.scenario import from_dict
+    from analyzer.bench import CASES, _general_path, case_batch
 
     numba.set_num_threads(1)
     save_files = _number_lines_by_file(folder) if lines else None
     raw = dict(CASES[case])
     raw.pop("bench_games", None)
     general = raw.pop("general_path", False)
-    sc = from_dict({**raw, "games": max(games, 1), "seed": 1})
+    sc, encoded, trial = case_batch(raw, TRIAL)
     game = sc.game
-    encoded = sc.arms[0].encoded(game)
-    width = len(game.columns(sc.players))
     with _general_path(general):
-        game.run_batch(encoded, 1, 0, np.empty((50, width), dtype=np.int64))  # (compiled or loaded here)
+        game.run_batch(encoded, 1, 0, trial[:50])  # (compiled or loaded here)
         if games == 0:  # as many as SECONDS take
-            trial = np.empty((TRIAL, width), dtype=np.int64)
             began = time.perf_counter()
             game.run_batch(encoded, 1, 0, trial)
             games = int(min(10**7, max(TRIAL, SECONDS * TRIAL / (time.perf_counter() - began))))
-        out = np.empty((games, width), dtype=np.int64)
-        write_perf_map(engine_symbols(), f"/tmp/perf-{os.getpid()}.map")
+        out = np.empty((games, trial.shape[1]), dtype=np.int64)
+        write_perf_map(engine_symbols(), _perf_map(os.getpid()))
+        with open(os.path.join(folder, "player.txt"), "w", encoding="utf-8") as f:
+            f.write(f"{os.getpid()}\n")  # (profile removes the map once read, or when stopped)
         if lines:
             save_files()
             with open(os.path.join(folder, "objects.txt"), "w", encoding="utf-8") as index:
@@ -179,19 +178,32 @@ def play(case, games, folder, lines):
         game.run_batch(encoded, 1, 0, out)
         ended = time.clock_gettime(time.CLOCK_MONOTONIC)
     with open(os.path.join(folder, "window.txt"), "w", encoding="utf-8") as f:
-        f.write(f"{began} {ended} {games} {os.getpid()}\n")
+        f.write(f"{began} {ended} {games}\n")
+
+
+def _perf_map(pid):
+    return f"/tmp/perf-{pid}.map"
+
+
+def _remove_perf_map(folder):
+    """The player's perf map removed (it is named by its process id, player.txt), if it wrote one."""
+    try:
+        with open(os.path.join(folder, "player.txt"), encoding="utf-8") as f:
+            os.remove(_perf_map(int(f.read())))
+    except OSError:
+        pass
 
 
 def _window(folder):
-    """(start, end) of the sampled games on perf's clock, how many were played, and the player's process id."""
+    """(start, end) of the sampled games on perf's clock, and how many were played."""
     with open(os.path.join(folder, "window.txt"), encoding="utf-8") as f:
-        began, ended, games, pid = f.read().split()
-    return float(began), float(ended), int(games), int(pid)
+        began, ended, games = f.read().split()
+    return float(began), float(ended), int(games)
 
 
 def _samples(data, folder):
     """(address, symbol) of every sample taken while the timed games were played."""
-    began, ended, _, _ = _window(folder)
+    began, ended, _ = _window(folder)
     text = subprocess.run(["perf", "script", "-i", data, "-F", "time,ip,sym"], capture_output=True, text=True).stdout
     samples = []
     for line in text.splitlines():
@@ -271,7 +283,8 @@ def profile(case, games=0, lines=False, echo=print):
         matches = [name for name in CASES if case in name]
         if len(matches) != 1:
             raise click.BadParameter(f"{case!r} names {'no' if not matches else len(matches)} bench cases; a case "
-                                     f"is one of: {', '.join(CASES)} (or a part of one name only)", param_hint="--where")
+                                     f"is one of: {', '.join(CASES)} (or a part of one name only)",
+                                     param_hint="--where")
         case = matches[0]
     needed = ["perf"] + (["llvm-symbolizer", "nm"] if lines else [])
     missing = [tool for tool in needed if shutil.which(tool) is None]
@@ -279,30 +292,34 @@ def profile(case, games=0, lines=False, echo=print):
         raise click.ClickException(f"--where needs {' and '.join(missing)} on the PATH (Debian's packages linux-perf, "
                                    "llvm and binutils)")
     with tempfile.TemporaryDirectory(prefix="analyzer-where-") as folder:
-        data = os.path.join(folder, "perf.data")
-        env = dict(os.environ)
-        if lines:
-            env.update(NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=os.path.join(folder, "numba-cache"))
-        child = [sys.executable, "-m", "analyzer.kernel_profile", case, str(games), folder, "1" if lines else "0"]
-        run = subprocess.run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", str(SAMPLE_HZ),
-                              "-o", data, "--"] + child, env=env, capture_output=True, text=True)
-        if run.returncode != 0:
-            raise click.ClickException(f"--where: perf record failed: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
-        if not os.path.exists(os.path.join(folder, "window.txt")):
-            raise click.ClickException(f"--where: the games were not played: {(run.stderr.strip().splitlines() or ['?'])[-1]}")
-        samples = _samples(data, folder)
-        played, player = _window(folder)[2:]
         try:
-            os.remove(f"/tmp/perf-{player}.map")  # (read by perf script above)
-        except OSError:
-            pass
-        if not samples:
-            raise click.ClickException("--where: perf took no sample while the games were played (more --games?)")
-        shares = _by_line(samples, folder) if lines else _by_function(samples)
+            samples, played, shares = _sampled(case, games, lines, folder)
+        finally:
+            _remove_perf_map(folder)
     echo(f"{case}: {played:,} games on one thread, {len(samples):,} samples while they were played, by "
          f"{'source line (compiled with NUMBA_DEBUGINFO: a little slower)' if lines else 'jitted function'}")
     for name, share in shares.most_common(TOP):
         echo(f"{share:6.2f}%  {name}")
+
+
+def _sampled(case, games, lines, folder):
+    """The case played under perf in a child process (play): (the samples, games played, their shares)."""
+    data = os.path.join(folder, "perf.data")
+    env = dict(os.environ)
+    if lines:
+        env.update(NUMBA_DEBUGINFO="1", NUMBA_CACHE_DIR=os.path.join(folder, "numba-cache"))
+    child = [sys.executable, "-m", "analyzer.kernel_profile", case, str(games), folder, "1" if lines else "0"]
+    run = subprocess.run(["perf", "record", "-q", "-k", "CLOCK_MONOTONIC", "-e", "cpu-clock", "-F", str(SAMPLE_HZ),
+                          "-o", data, "--"] + child, env=env, capture_output=True, text=True)
+    said = (run.stderr.strip().splitlines() or ["?"])[-1]  # (perf's or the player's last line)
+    if run.returncode != 0:
+        raise click.ClickException(f"--where: perf record failed: {said}")
+    if not os.path.exists(os.path.join(folder, "window.txt")):
+        raise click.ClickException(f"--where: the games were not played: {said}")
+    samples = _samples(data, folder)
+    if not samples:
+        raise click.ClickException("--where: perf took no sample while the games were played (more --games?)")
+    return samples, _window(folder)[2], _by_line(samples, folder) if lines else _by_function(samples)
 
 
 if __name__ == "__main__":
