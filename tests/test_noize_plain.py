@@ -47,6 +47,25 @@ def test_the_plain_path_plays_the_games_of_the_general_kernel(name):
         assert (plain != -7).all() and plain[:, GAME.columns(players).index("length")].mean() > 2
 
 
+@pytest.mark.parametrize("name", ["4p as noize.c", "3p shuffled each round, start 2 finish 9"])
+def test_two_games_in_flight_play_every_block_size_as_one_game_at_a_time(name):
+    """run_plain keeps two games in flight and plays the last alone: blocks of 1, 2, 3 and 5 games, which end in
+    either slot (or both in the same round), give engine.run's rows, and write nothing outside the block."""
+    enc, players = _encoded(CASES[name])
+    rules, deck, _, par, _, actions, seat_rows, _ = enc
+    offsets = P.row_offsets(rules, actions.shape[1], seat_rows)
+    games = 40
+    general = np.full((games, len(GAME.columns(players))), -7, dtype=np.int64)
+    E.batch(np.uint64(5), 1000, *enc, general)
+    for size in (1, 2, 3, 5):
+        plain = np.full_like(general, -7)
+        for lo in range(0, games, size):
+            hi = min(lo + size, games)
+            P.play_chunk(np.uint64(5), 1000, lo, hi, rules, deck, actions, *offsets, plain)
+            assert (plain[hi:] == -7).all()
+        assert np.array_equal(plain, general), size
+
+
 def test_only_a_plain_table_takes_the_plain_path(monkeypatch):
     for raw in ({"players": 4, "all_seats": {"policy": "threshold"}},  # bluffs (the default 0.1)
                 {"players": 4, "all_seats": {"policy": "threshold", "bluff": 0.0},

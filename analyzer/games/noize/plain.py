@@ -8,8 +8,9 @@ at every seat. Here those are constants, the deal finds a seat's row of moves fr
 (opening_deck, _plain_bidding, _settle, _shuffle, drama_lanes), so its result rows are engine.run's to the last column
 (tests/test_noize_plain.py plays the same games both ways, every column of rows filled with -7 first).
 
-(Four games in flight per thread, as noize.c's kernel 2, was built on this case and measured no faster:
-docs/performance.md, "eighth session".)
+Two games are in flight (run_plain): a round's bidding is a chain of loads, each waiting on the one before, and two
+games' chains bid side by side overlap (about 10% of a game's time). The eighth session's four games in flight, each
+slot's state through memory, were no faster (docs/performance.md).
 """
 import functools
 
@@ -115,57 +116,180 @@ def _end(n, hand, rounds, standings, power, out):
                   drama_lanes.lane(deficit, w), margin)
 
 
+@njit(cache=True, inline="always")
+def _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, row):
+    """Game i's start: its deal stream keyed, the opening deck, every hand start cards, the three columns _settle adds
+    to cleared (the row is not cleared: _end writes every other). Returns (standings, card power). Round 1 then has
+    seat 0 start (the dealer is the last seat) from deal position 0, every hand's cards in play."""
+    n = rules[E.R_PLAYERS]
+    start = rules[E.R_START]
+    reset_streams(rng, seed, first_game + i)
+    E.opening_deck(rules, deck, rng, stack, prefix)
+    for p in range(n):
+        hand[p] = start
+    row[col(E.R_CHW, n)] = 0
+    row[col(E.R_BIDS, n)] = 0
+    row[col(E.R_OPEN, n)] = 0
+    return drama_lanes.deal(n, start), _first_power(prefix, n, start)
+
+
+@njit(cache=True, inline="always")
+def _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter, in_play, pos):
+    """After a round that did not end the game: (starter, cards in play, deal position) of the next."""
+    if shuffle_each_round:  # the house rule: the whole deck before every round but the first
+        E._shuffle(rng, stack, D, prefix)
+        pos = 0
+    return E._next_seat(starter, n), in_play + 1, pos  # (this round's starter deals the next; one card more)
+
+
+@njit(cache=True, inline="always")
+def _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng, stack,
+              prefix, hand, cnt, row_at, row, standings, power, pos, starter, in_play, rounds):
+    """A game in play, from a round's start to its end, alone (one chain of look-ups), its row written."""
+    while True:
+        in_play_cards = prefix[E._u(pos + in_play)] - prefix[E._u(pos)]
+        pos = _deal_rows(n, D, pos, starter, in_play * width, bits, hand, prefix, seat_base, hand_base, hand_stride,
+                         row_at, moves_flat, width)
+        cur, bidder, seat, bids = E._plain_bidding(moves_flat, row_at, starter, n)
+        over, loser, rounds, _ = E._settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand,
+                                           cnt, row, E.NO_TRACE, 0, False)
+        standings = drama_lanes.lost(standings, loser, rounds)
+        if over:
+            break
+        starter, in_play, pos = _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter, in_play, pos)
+    _end(n, hand, rounds, standings, power, row)
+
+
+@njit(cache=True, inline="always")
+def _bid_two(flat, row_at_a, starter_a, row_at_b, starter_b, n):
+    """_plain_bidding for a round of each of two games at once: their chains of look-ups (a load a decision, each
+    waiting on the one before) interleaved. Returns both (standing bid, bidder, challenger, bids)."""
+    cur_a = -1
+    bidder_a = -1
+    seat_a = starter_a
+    bids_a = 0
+    cur_b = -1
+    bidder_b = -1
+    seat_b = starter_b
+    bids_b = 0
+    while True:
+        key_a = np.int64(flat[E._u(row_at_a[E._u(seat_a)] + cur_a + 1)])
+        key_b = np.int64(flat[E._u(row_at_b[E._u(seat_b)] + cur_b + 1)])
+        if (key_a & key_b) < 0:  # (both seats to act challenge: one test)
+            break
+        # a game whose seat challenged stands still (it reads the same key again), by selects, not branches: one
+        # mispredicted exit a pair of rounds (leaving when either challenged, then bidding each alone, was a third as
+        # fast a gain: docs/performance.md)
+        go_a = key_a >= 0
+        bidder_a = seat_a if go_a else bidder_a
+        bids_a += go_a
+        seat_a = E._next_seat(seat_a, n) if go_a else seat_a
+        cur_a = key_a if go_a else cur_a
+        go_b = key_b >= 0
+        bidder_b = seat_b if go_b else bidder_b
+        bids_b += go_b
+        seat_b = E._next_seat(seat_b, n) if go_b else seat_b
+        cur_b = key_b if go_b else cur_b
+    return cur_a, bidder_a, seat_a, bids_a, cur_b, bidder_b, seat_b, bids_b
+
+
 @njit(cache=True, _nrt=False, nogil=True)
 def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng,
-              stack, prefix, hand, cnt, row_at, out):
-    """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`)."""
+              stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, out):
+    """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`).
+
+    Two games in flight, in slots a and b (each its own deal stream, stack, prefix sums, hands and rows of moves; b's
+    arrays are the `_b` ones): their rounds are dealt one after the other and bid together (_bid_two), so that their
+    chains of look-ups overlap, and a slot whose game ends takes the next game (noize.c's kernel 2 keeps four). When
+    no game is left for a slot, the other plays its game out alone. A game's result depends only on its index, so
+    the rows are those of one game at a time (tests/test_noize_plain.py). Each slot's state is in named locals, not a
+    tuple: with the state as one tuple through helpers the kernel was 5% slower."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
     shuffle_each_round = rules[E.R_SHUFFLE] != 0
     D = deck.shape[0]
-    for i in range(lo, hi):
-        reset_streams(rng, seed, first_game + i)
-        row = out[i]
-        E.opening_deck(rules, deck, rng, stack, prefix)
-        for p in range(n):
-            hand[p] = start
-        # (the row is not cleared: _settle adds to these three columns, _end writes every other)
-        row[col(E.R_CHW, n)] = 0
-        row[col(E.R_BIDS, n)] = 0
-        row[col(E.R_OPEN, n)] = 0
-        standings = drama_lanes.deal(n, start)
-        power = _first_power(prefix, n, start)
-        pos = 0
-        starter = 0  # the player left of the dealer, the last seat in round 1
-        in_play = n * start  # every hand's cards: one more each round
-        rounds = 0
-        while True:
-            in_play_cards = prefix[E._u(pos + in_play)] - prefix[E._u(pos)]
-            pos = _deal_rows(n, D, pos, starter, in_play * width, bits, hand, prefix, seat_base, hand_base,
-                             hand_stride, row_at, moves_flat, width)
-            cur, bidder, seat, bids = E._plain_bidding(moves_flat, row_at, starter, n)
-            over, loser, rounds, _ = E._settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand,
-                                               cnt, row, E.NO_TRACE, 0, False)
-            standings = drama_lanes.lost(standings, loser, rounds)
-            if over:
-                break
-            starter = E._next_seat(starter, n)  # this round's starter deals the next
-            in_play += 1
-            if shuffle_each_round:  # the house rule: the whole deck before every round but the first
-                E._shuffle(rng, stack, D, prefix)
-                pos = 0
-        _end(n, hand, rounds, standings, power, row)
+    if hi - lo < 2:
+        for i in range(lo, hi):
+            standings, power = _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, out[i])
+            _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride, bits,
+                      rng, stack, prefix, hand, cnt, row_at, out[i], standings, power, 0, 0, n * start, 0)
+        return
+    game_a = lo
+    row_a = out[game_a]
+    standings_a, power_a = _begin(game_a, seed, first_game, rules, deck, rng, stack, prefix, hand, row_a)
+    pos_a = starter_a = rounds_a = 0
+    in_play_a = n * start
+    game_b = lo + 1
+    row_b = out[game_b]
+    standings_b, power_b = _begin(game_b, seed, first_game, rules, deck, rng_b, stack_b, prefix_b, hand_b, row_b)
+    pos_b = starter_b = rounds_b = 0
+    in_play_b = n * start
+    next_game = lo + 2
+    while True:
+        cards_a = prefix[E._u(pos_a + in_play_a)] - prefix[E._u(pos_a)]
+        pos_a = _deal_rows(n, D, pos_a, starter_a, in_play_a * width, bits, hand, prefix, seat_base, hand_base,
+                           hand_stride, row_at, moves_flat, width)
+        cards_b = prefix_b[E._u(pos_b + in_play_b)] - prefix_b[E._u(pos_b)]
+        pos_b = _deal_rows(n, D, pos_b, starter_b, in_play_b * width, bits, hand_b, prefix_b, seat_base, hand_base,
+                           hand_stride, row_at_b, moves_flat, width)
+        cur_a, bidder_a, seat_a, bids_a, cur_b, bidder_b, seat_b, bids_b = _bid_two(moves_flat, row_at, starter_a,
+                                                                                   row_at_b, starter_b, n)
+        over_a, loser_a, rounds_a, _ = E._settle(n, cur_a, bidder_a, seat_a, bids_a, cards_a, starter_a, rounds_a,
+                                                 finish, hand, cnt, row_a, E.NO_TRACE, 0, False)
+        standings_a = drama_lanes.lost(standings_a, loser_a, rounds_a)
+        over_b, loser_b, rounds_b, _ = E._settle(n, cur_b, bidder_b, seat_b, bids_b, cards_b, starter_b, rounds_b,
+                                                 finish, hand_b, cnt, row_b, E.NO_TRACE, 0, False)
+        standings_b = drama_lanes.lost(standings_b, loser_b, rounds_b)
+        if over_a:
+            _end(n, hand, rounds_a, standings_a, power_a, row_a)
+            if next_game == hi:  # b's round is settled but not closed
+                if over_b:
+                    _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
+                    return
+                starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rng_b, stack_b, prefix_b,
+                                                          starter_b, in_play_b, pos_b)
+                _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride,
+                          bits, rng_b, stack_b, prefix_b, hand_b, cnt, row_at_b, row_b, standings_b, power_b, pos_b,
+                          starter_b, in_play_b, rounds_b)
+                return
+            game_a = next_game
+            next_game += 1
+            row_a = out[game_a]
+            standings_a, power_a = _begin(game_a, seed, first_game, rules, deck, rng, stack, prefix, hand, row_a)
+            pos_a = starter_a = rounds_a = 0
+            in_play_a = n * start
+        else:
+            starter_a, in_play_a, pos_a = _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter_a,
+                                                      in_play_a, pos_a)
+        if over_b:
+            _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
+            if next_game == hi:  # a's next round is ready
+                _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride,
+                          bits, rng, stack, prefix, hand, cnt, row_at, row_a, standings_a, power_a, pos_a, starter_a,
+                          in_play_a, rounds_a)
+                return
+            game_b = next_game
+            next_game += 1
+            row_b = out[game_b]
+            standings_b, power_b = _begin(game_b, seed, first_game, rules, deck, rng_b, stack_b, prefix_b, hand_b,
+                                          row_b)
+            pos_b = starter_b = rounds_b = 0
+            in_play_b = n * start
+        else:
+            starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rng_b, stack_b, prefix_b, starter_b,
+                                                      in_play_b, pos_b)
 
 
 def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_base, hand_stride, bits, out):
     """engine.play_chunk's games for a plain table (untraced, uncounted), with one set of scratch arrays."""
     n = int(rules[E.R_PLAYERS])
     stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
-    rng = np.zeros(2, dtype=np.uint64)  # the deal's stream only: no seat draws
+    stack_b, prefix_b, hand_b, _, row_at_b, _ = E._scratch(deck, n)  # (the second slot's)
+    rng, rng_b = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64)  # the deal's stream only: no seat draws
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              rng, stack, prefix, hand, cnt, row_at, out)
+              rng, stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
