@@ -177,9 +177,9 @@ def _bid_two(flat, row_at_a, starter_a, row_at_b, starter_b, n):
         key_b = np.int64(flat[E._u(row_at_b[E._u(seat_b)] + cur_b + 1)])
         if (key_a & key_b) < 0:  # (both seats to act challenge: one test)
             break
-        # a game whose seat challenged stands still (it reads the same key again), by selects, not branches: one
-        # mispredicted exit a pair of rounds (leaving when either challenged, then bidding each alone, was a third as
-        # fast a gain: docs/performance.md)
+        # a game whose seat challenged stands still (it reads the same key again) until the other's does: one exit
+        # from the loop a pair of rounds (leaving as soon as either challenged, then bidding each alone, gained 3%
+        # where this gains 9-10%: docs/performance.md)
         go_a = key_a >= 0
         bidder_a = seat_a if go_a else bidder_a
         bids_a += go_a
