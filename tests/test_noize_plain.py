@@ -49,8 +49,9 @@ def test_the_plain_path_plays_the_games_of_the_general_kernel(name):
 
 @pytest.mark.parametrize("name", ["4p as noize.c", "3p shuffled each round, start 2 finish 9"])
 def test_two_games_in_flight_play_every_block_size_as_one_game_at_a_time(name):
-    """run_plain keeps two games in flight and plays the last alone: blocks of 1, 2, 3 and 5 games, which end in
-    either slot (or both in the same round), give engine.run's rows, and write nothing outside the block."""
+    """run_plain keeps two games in flight, and a slot with no game left plays a spare one (into a row of its own) until
+    the other's game ends: blocks of 1, 2, 3 and 5 games, which end in either slot (or both in the same round), give
+    engine.run's rows, and write nothing outside the block."""
     enc, players = _encoded(CASES[name])
     rules, deck, _, par, _, actions, seat_rows, _ = enc
     offsets = P.row_offsets(rules, actions.shape[1], seat_rows)

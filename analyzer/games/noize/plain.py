@@ -116,7 +116,7 @@ def _end(n, hand, rounds, standings, power, out):
                   drama_lanes.lane(deficit, w), margin)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)  # (a call, not inlined: see run_plain)
 def _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, row):
     """Game i's start: its deal stream keyed, the opening deck, every hand start cards, the three columns _settle adds
     to cleared (the row is not cleared: _end writes every other). Returns (standings, card power). Round 1 then has
@@ -133,31 +133,19 @@ def _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, row):
     return drama_lanes.deal(n, start), _first_power(prefix, n, start)
 
 
+@njit(cache=True)
+def _reshuffle(rng, stack, D, prefix):
+    """engine._shuffle compiled apart: the house rule's shuffle before a round, a call where it applies."""
+    E._shuffle(rng, stack, D, prefix)
+
+
 @njit(cache=True, inline="always")
 def _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter, in_play, pos):
     """After a round that did not end the game: (starter, cards in play, deal position) of the next."""
     if shuffle_each_round:  # the house rule: the whole deck before every round but the first
-        E._shuffle(rng, stack, D, prefix)
+        _reshuffle(rng, stack, D, prefix)
         pos = 0
     return E._next_seat(starter, n), in_play + 1, pos  # (this round's starter deals the next; one card more)
-
-
-@njit(cache=True, inline="always")
-def _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng, stack,
-              prefix, hand, cnt, row_at, row, standings, power, pos, starter, in_play, rounds):
-    """A game in play, from a round's start to its end, alone (one chain of look-ups), its row written."""
-    while True:
-        in_play_cards = prefix[E._u(pos + in_play)] - prefix[E._u(pos)]
-        pos = _deal_rows(n, D, pos, starter, in_play * width, bits, hand, prefix, seat_base, hand_base, hand_stride,
-                         row_at, moves_flat, width)
-        cur, bidder, seat, bids = E._plain_bidding(moves_flat, row_at, starter, n)
-        over, loser, rounds, _ = E._settle(n, cur, bidder, seat, bids, in_play_cards, starter, rounds, finish, hand,
-                                           cnt, row, E.NO_TRACE, 0, False)
-        standings = drama_lanes.lost(standings, loser, rounds)
-        if over:
-            break
-        starter, in_play, pos = _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter, in_play, pos)
-    _end(n, hand, rounds, standings, power, row)
 
 
 @njit(cache=True, inline="always")
@@ -195,34 +183,34 @@ def _bid_two(flat, row_at_a, starter_a, row_at_b, starter_b, n):
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng,
-              stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, out):
+              stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, spare, out):
     """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`).
 
     Two games in flight, in slots a and b (each its own deal stream, stack, prefix sums, hands and rows of moves; b's
     arrays are the `_b` ones): their rounds are dealt one after the other and bid together (_bid_two), so that their
-    chains of look-ups overlap, and a slot whose game ends takes the next game (noize.c's kernel 2 keeps four). When
-    no game is left for a slot, the other plays its game out alone. A game's result depends only on its index, so
-    the rows are those of one game at a time (tests/test_noize_plain.py). Each slot's state is in named locals, not a
-    tuple: with the state as one tuple through helpers the kernel was 5% slower."""
+    chains of look-ups overlap, and a slot whose game ends takes the next game (noize.c's kernel 2 keeps four). A
+    slot with no game left plays a spare one (game hi, its row into `spare`, thrown away) until the other's game
+    ends: at most one game more a block, and no second copy of the game's code for playing alone. A game's result
+    depends only on its index, so the rows are those of one game at a time (tests/test_noize_plain.py). Each slot's
+    state is in named locals, not a tuple (5% faster). A game's start (`_begin`) and the house rule's shuffle
+    (`_reshuffle`) are calls: inlined at each of their places, every copy of the opening shuffle was LLVM's to
+    optimise again, and the kernel took 18 s of CPU to compile (4.7 s so, as fast: docs/performance.md)."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
     shuffle_each_round = rules[E.R_SHUFFLE] != 0
     D = deck.shape[0]
-    if hi - lo < 2:
-        for i in range(lo, hi):
-            standings, power = _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, out[i])
-            _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride, bits,
-                      rng, stack, prefix, hand, cnt, row_at, out[i], standings, power, 0, 0, n * start, 0)
+    if hi <= lo:
         return
     game_a = lo
     row_a = out[game_a]
     standings_a, power_a = _begin(game_a, seed, first_game, rules, deck, rng, stack, prefix, hand, row_a)
     pos_a = starter_a = rounds_a = 0
     in_play_a = n * start
-    game_b = lo + 1
-    row_b = out[game_b]
-    standings_b, power_b = _begin(game_b, seed, first_game, rules, deck, rng_b, stack_b, prefix_b, hand_b, row_b)
+    game_b = lo + 1 if lo + 1 < hi else -1  # (-1: a spare game)
+    row_b = out[game_b] if game_b >= 0 else spare
+    standings_b, power_b = _begin(game_b if game_b >= 0 else hi, seed, first_game, rules, deck, rng_b, stack_b,
+                                  prefix_b, hand_b, row_b)
     pos_b = starter_b = rounds_b = 0
     in_play_b = n * start
     next_game = lo + 2
@@ -243,20 +231,20 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
         standings_b = drama_lanes.lost(standings_b, loser_b, rounds_b)
         if over_a:
             _end(n, hand, rounds_a, standings_a, power_a, row_a)
-            if next_game == hi:  # b's round is settled but not closed
-                if over_b:
+            if next_game < hi:
+                game_a = next_game
+                next_game += 1
+                row_a = out[game_a]
+            else:
+                if game_b < 0:  # no game in play is left
+                    return
+                if over_b:  # b's last game ended in this round too
                     _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
                     return
-                starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rng_b, stack_b, prefix_b,
-                                                          starter_b, in_play_b, pos_b)
-                _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride,
-                          bits, rng_b, stack_b, prefix_b, hand_b, cnt, row_at_b, row_b, standings_b, power_b, pos_b,
-                          starter_b, in_play_b, rounds_b)
-                return
-            game_a = next_game
-            next_game += 1
-            row_a = out[game_a]
-            standings_a, power_a = _begin(game_a, seed, first_game, rules, deck, rng, stack, prefix, hand, row_a)
+                game_a = -1
+                row_a = spare
+            standings_a, power_a = _begin(game_a if game_a >= 0 else hi, seed, first_game, rules, deck, rng, stack,
+                                          prefix, hand, row_a)
             pos_a = starter_a = rounds_a = 0
             in_play_a = n * start
         else:
@@ -264,16 +252,17 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
                                                       in_play_a, pos_a)
         if over_b:
             _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
-            if next_game == hi:  # a's next round is ready
-                _play_out(n, finish, D, shuffle_each_round, moves_flat, width, seat_base, hand_base, hand_stride,
-                          bits, rng, stack, prefix, hand, cnt, row_at, row_a, standings_a, power_a, pos_a, starter_a,
-                          in_play_a, rounds_a)
-                return
-            game_b = next_game
-            next_game += 1
-            row_b = out[game_b]
-            standings_b, power_b = _begin(game_b, seed, first_game, rules, deck, rng_b, stack_b, prefix_b, hand_b,
-                                          row_b)
+            if next_game < hi:
+                game_b = next_game
+                next_game += 1
+                row_b = out[game_b]
+            else:
+                if game_a < 0:
+                    return
+                game_b = -1
+                row_b = spare
+            standings_b, power_b = _begin(game_b if game_b >= 0 else hi, seed, first_game, rules, deck, rng_b, stack_b,
+                                          prefix_b, hand_b, row_b)
             pos_b = starter_b = rounds_b = 0
             in_play_b = n * start
         else:
@@ -286,10 +275,11 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_b
     n = int(rules[E.R_PLAYERS])
     stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
     stack_b, prefix_b, hand_b, _, row_at_b, _ = E._scratch(deck, n)  # (the second slot's)
+    spare = np.empty(out.shape[1], dtype=np.int64)  # (the row of a slot's spare game)
     rng, rng_b = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64)  # the deal's stream only: no seat draws
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              rng, stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, out)
+              rng, stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, spare, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
