@@ -4,8 +4,9 @@ that case only. engine.run decides at run time (trace_on, its `plain` test, keep
 bidding, the events and the counting in the same function: there LLVM kept about a dozen of the deal's loop
 invariants on the stack (callgrind: 64 instructions a seat dealt, 14 of them loads from the stack) and tested the flags
 at every seat. Here those are constants, the deal finds a seat's row of moves from offsets computed once per batch
-(`row_offsets`), the row is written once at the game's end (`_end`), and the game is otherwise engine's own pieces
-(opening_deck, _plain_bidding, _settle, _shuffle, drama_lanes), so its result rows are engine.run's to the last column
+(`row_offsets`), the row is written once at the game's end (`_end`), the bidding is _plain_bidding's for two games at
+once (`_bid_two`), and the game is otherwise engine's own pieces (opening_deck, _settle, _shuffle, final_hands,
+power_columns, drama_lanes, drama.columns), so its result rows are engine.run's to the last column
 (tests/test_noize_plain.py plays the same games both ways, every column of rows filled with -7 first).
 
 Two games are in flight (run_plain): a round's bidding is a chain of loads, each waiting on the one before, and two
