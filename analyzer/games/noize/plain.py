@@ -23,14 +23,14 @@ from analyzer.games.layout import col
 from analyzer.games.noize import drama_lanes
 from analyzer.games.noize import engine as E
 from analyzer.prefetch import prefetch
-from analyzer.rng import reset_streams
+from analyzer.rng import DEAL, reset_streams, swap_partners
 from analyzer.threads import run_in_blocks
 
 
 def applies(rules, par, seat_rows):
     """Whether a batch of these settings is plain: every seat has a row of tabulated moves (so it plays threshold and
     avoids nothing) and never bluffs, and no decision is counted (analyzer profile)."""
-    return (rules[E.R_COUNT] == 0 and bool((seat_rows >= 0).all())
+    return (rules[E.R_COUNT] == 0 and rules[E.R_STACKED] == 0 and bool((seat_rows >= 0).all())
             and bool((par[:, E.TH_BLUFF] == 0.0).all()))
 
 
@@ -63,16 +63,16 @@ def _row_offsets(start, finish, bits, hidden_low, n_hidden, width, seat_rows):
 
 
 @njit(cache=True, inline="always")
-def _deal_rows(n, D, pos, starter, in_play_width, bits, hand, prefix, seat_base, hand_base, hand_stride, row_at,
+def _deal_rows(n, D, pos, starter, in_play_width, bits, hand, prefixes, at, seat_base, hand_base, hand_stride, row_at,
                moves_flat, width):
     """engine._deal for a plain table: each seat's row of moves (row_offsets) into row_at, from the dealer's left, a
-    stretch of the cyclic deck each. Returns the next deal position."""
+    stretch of the cyclic deck each (its prefix sums at prefixes[at:]). Returns the next deal position."""
     p = starter
-    dealt_before = prefix[E._u(pos)]
+    dealt_before = prefixes[E._u(at + pos)]
     for _ in range(n):
         h = hand[E._u(p)]
         pos += h
-        dealt_after = prefix[E._u(pos)]
+        dealt_after = prefixes[E._u(at + pos)]
         dealt = dealt_after - dealt_before
         dealt_before = dealt_after
         code = ((h << bits | E._field(dealt, 2)) << bits | E._field(dealt, 1)) << bits | E._field(dealt, 0)
@@ -117,15 +117,79 @@ def _end(n, hand, rounds, standings, power, out):
                   drama_lanes.lane(deficit, w), margin)
 
 
+@njit(cache=True, inline="always")
+def _shuffle_units(rng, stack, D, prefix, full):
+    """engine._shuffle on a stack of packed units (a card of type t is 1 << FIELD * t: its count is added without a
+    shift), the same permutation and prefix sums. A card at i is not stored once its swap is done: no later swap reads
+    it, and the prefix sums hold the deck (_reshuffle reads the stack back from them)."""
+    swap_partners(rng, DEAL, D, prefix[D:])
+    taken = 0  # packed counts of cards i .. D-1
+    for i in range(D - 1, 0, -1):
+        j = E._u(prefix[E._u(D + i)])
+        taken += stack[j]
+        stack[j] = stack[E._u(i)]
+        prefix[E._u(i)] = full - taken
+    _laps(prefix, D, full)
+
+
+@njit(cache=True, inline="always")
+def _laps(prefix, D, full):
+    """The prefix sums' first entry and second time round, once prefix[1 .. D-1] are the first lap's."""
+    prefix[0] = 0
+    for i in range(D + 1):
+        prefix[E._u(D + i)] = prefix[E._u(i)] + full
+
+
 @njit(cache=True)  # (a call, not inlined: see run_plain)
-def _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, row):
-    """Game i's start: its deal stream keyed, the opening deck, every hand start cards, the three columns _settle adds
-    to cleared (the row is not cleared: _end writes every other). Returns (standings, card power). Round 1 then has
-    seat 0 start (the dealer is the last seat) from deal position 0, every hand's cards in play."""
+def _shuffle_pair(seed, game, units, full, rng, stack, prefix, rng_next, stack_next, prefix_next):
+    """The opening decks of games `game` and `game + 1` of the run keyed by seed (engine.opening_deck's prefix sums,
+    each game's deal stream keyed as reset_streams keys it), their swaps in one loop: a swap's load often waits on a
+    recent swap's store to the same place (about 60 of the 150 ns a deck took alone), and two decks' swaps overlap
+    those waits (107 against 137 ns a deck, docs/performance.md). The stacks are scratch (_shuffle_units)."""
+    D = units.shape[0]
+    reset_streams(rng, seed, game)
+    reset_streams(rng_next, seed, game + 1)
+    for i in range(D):
+        stack[i] = units[i]
+        stack_next[i] = units[i]
+    swap_partners(rng, DEAL, D, prefix[D:])
+    swap_partners(rng_next, DEAL, D, prefix_next[D:])
+    taken = 0  # packed counts of cards i .. D-1 of the deck of `game`
+    taken_next = 0  # of `game + 1`'s
+    for i in range(D - 1, 0, -1):
+        j = E._u(prefix[E._u(D + i)])
+        j_next = E._u(prefix_next[E._u(D + i)])
+        taken += stack[j]
+        taken_next += stack_next[j_next]
+        stack[j] = stack[E._u(i)]
+        stack_next[j_next] = stack_next[E._u(i)]
+        prefix[E._u(i)] = full - taken
+        prefix_next[E._u(i)] = full - taken_next
+    _laps(prefix, D, full)
+    _laps(prefix_next, D, full)
+
+
+@njit(cache=True, inline="always")
+def _deck_for(game, buf, reserve, reserve_buf, seed, first_game, units, full, rngs, prefixes, stack, stack_next):
+    """Game `game`'s opening deck for a slot whose deck is in buffer `buf` (its deal stream rngs[buf], its prefix sums
+    prefixes[buf]): the reserve's buffer when the reserve holds that game, else shuffled with the next game's into the
+    reserve's (_shuffle_pair). The games are handed out in order (a spare game is game hi, and the reserve then holds
+    hi + 1 or hi), so every other game comes from the reserve. Returns the slot's buffer, the reserve's and the game
+    the reserve holds (-1: none)."""
+    if game == reserve:
+        return reserve_buf, buf, -1
+    _shuffle_pair(seed, first_game + game, units, full, rngs[buf], stack, prefixes[buf], rngs[reserve_buf],
+                  stack_next, prefixes[reserve_buf])
+    return buf, reserve_buf, game + 1
+
+
+@njit(cache=True)  # (a call, not inlined: see run_plain)
+def _begin(rules, prefix, hand, row):
+    """A game's start once its deck is dealt (_deck_for): every hand start cards, the three columns _settle adds to
+    cleared (the row is not cleared: _end writes every other). Returns (standings, card power). Round 1 then has seat
+    0 start (the dealer is the last seat) from deal position 0, every hand's cards in play."""
     n = rules[E.R_PLAYERS]
     start = rules[E.R_START]
-    reset_streams(rng, seed, first_game + i)
-    E.opening_deck(rules, deck, rng, stack, prefix)
     for p in range(n):
         hand[p] = start
     row[col(E.R_CHW, n)] = 0
@@ -135,16 +199,19 @@ def _begin(i, seed, first_game, rules, deck, rng, stack, prefix, hand, row):
 
 
 @njit(cache=True)
-def _reshuffle(rng, stack, D, prefix):
-    """engine._shuffle compiled apart: the house rule's shuffle before a round, a call where it applies."""
-    E._shuffle(rng, stack, D, prefix)
+def _reshuffle(rng, stack, D, prefix, full):
+    """The house rule's shuffle before a round (a call where it applies): the deck read back from its prefix sums
+    (_shuffle_units leaves the stack as scratch), then shuffled."""
+    for i in range(D):
+        stack[E._u(i)] = prefix[E._u(i + 1)] - prefix[E._u(i)]
+    _shuffle_units(rng, stack, D, prefix, full)
 
 
 @njit(cache=True, inline="always")
-def _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter, in_play, pos):
+def _next_round(n, D, shuffle_each_round, rng, stack, prefix, full, starter, in_play, pos):
     """After a round that did not end the game: (starter, cards in play, deal position) of the next."""
     if shuffle_each_round:  # the house rule: the whole deck before every round but the first
-        _reshuffle(rng, stack, D, prefix)
+        _reshuffle(rng, stack, D, prefix, full)
         pos = 0
     return E._next_seat(starter, n), in_play + 1, pos  # (this round's starter deals the next; one card more)
 
@@ -183,8 +250,8 @@ def _bid_two(flat, row_at_a, starter_a, row_at_b, starter_b, n):
 
 
 @njit(cache=True, _nrt=False, nogil=True)
-def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_base, hand_base, hand_stride, bits, rng,
-              stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, spare, out):
+def run_plain(seed, first_game, lo, hi, rules, units, full, moves_flat, width, seat_base, hand_base, hand_stride, bits,
+              rngs, prefixes, hand, cnt, row_at, hand_b, row_at_b, stack, stack_next, spare, out):
     """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`).
 
     Two games in flight, in slots a and b (each its own deal stream, stack, prefix sums, hands and rows of moves; b's
@@ -200,27 +267,34 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
     shuffle_each_round = rules[E.R_SHUFFLE] != 0
-    D = deck.shape[0]
+    D = units.shape[0]
+    flat = prefixes.reshape(prefixes.size)  # (the slots' prefix sums read at an offset: a buffer's number times L)
     if hi <= lo:
         return
+    L = 2 * D + 1  # (a buffer's prefix sums)
     game_a = lo
     row_a = out[game_a]
-    standings_a, power_a = _begin(game_a, seed, first_game, rules, deck, rng, stack, prefix, hand, row_a)
+    buf_a, buf_r, reserve = _deck_for(game_a, 0, -1, 2, seed, first_game, units, full, rngs, prefixes, stack,
+                                      stack_next)
+    standings_a, power_a = _begin(rules, prefixes[buf_a], hand, row_a)
     pos_a = starter_a = rounds_a = 0
     in_play_a = n * start
     game_b = lo + 1 if lo + 1 < hi else -1  # (-1: a spare game)
     row_b = out[game_b] if game_b >= 0 else spare
-    standings_b, power_b = _begin(game_b if game_b >= 0 else hi, seed, first_game, rules, deck, rng_b, stack_b,
-                                  prefix_b, hand_b, row_b)
+    buf_b, buf_r, reserve = _deck_for(game_b if game_b >= 0 else hi, 1, reserve, buf_r, seed, first_game, units, full,
+                                      rngs, prefixes, stack, stack_next)
+    standings_b, power_b = _begin(rules, prefixes[buf_b], hand_b, row_b)
     pos_b = starter_b = rounds_b = 0
     in_play_b = n * start
     next_game = lo + 2
     while True:
-        cards_a = prefix[E._u(pos_a + in_play_a)] - prefix[E._u(pos_a)]
-        pos_a = _deal_rows(n, D, pos_a, starter_a, in_play_a * width, bits, hand, prefix, seat_base, hand_base,
+        at_a = buf_a * L
+        cards_a = flat[E._u(at_a + pos_a + in_play_a)] - flat[E._u(at_a + pos_a)]
+        pos_a = _deal_rows(n, D, pos_a, starter_a, in_play_a * width, bits, hand, flat, at_a, seat_base, hand_base,
                            hand_stride, row_at, moves_flat, width)
-        cards_b = prefix_b[E._u(pos_b + in_play_b)] - prefix_b[E._u(pos_b)]
-        pos_b = _deal_rows(n, D, pos_b, starter_b, in_play_b * width, bits, hand_b, prefix_b, seat_base, hand_base,
+        at_b = buf_b * L
+        cards_b = flat[E._u(at_b + pos_b + in_play_b)] - flat[E._u(at_b + pos_b)]
+        pos_b = _deal_rows(n, D, pos_b, starter_b, in_play_b * width, bits, hand_b, flat, at_b, seat_base, hand_base,
                            hand_stride, row_at_b, moves_flat, width)
         cur_a, bidder_a, seat_a, bids_a, cur_b, bidder_b, seat_b, bids_b = _bid_two(moves_flat, row_at, starter_a,
                                                                                    row_at_b, starter_b, n)
@@ -244,12 +318,13 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
                     return
                 game_a = -1
                 row_a = spare
-            standings_a, power_a = _begin(game_a if game_a >= 0 else hi, seed, first_game, rules, deck, rng, stack,
-                                          prefix, hand, row_a)
+            buf_a, buf_r, reserve = _deck_for(game_a if game_a >= 0 else hi, buf_a, reserve, buf_r, seed, first_game,
+                                              units, full, rngs, prefixes, stack, stack_next)
+            standings_a, power_a = _begin(rules, prefixes[buf_a], hand, row_a)
             pos_a = starter_a = rounds_a = 0
             in_play_a = n * start
         else:
-            starter_a, in_play_a, pos_a = _next_round(n, D, shuffle_each_round, rng, stack, prefix, starter_a,
+            starter_a, in_play_a, pos_a = _next_round(n, D, shuffle_each_round, rngs[buf_a], stack, prefixes[buf_a], full, starter_a,
                                                       in_play_a, pos_a)
         if over_b:
             _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
@@ -262,25 +337,31 @@ def run_plain(seed, first_game, lo, hi, rules, deck, moves_flat, width, seat_bas
                     return
                 game_b = -1
                 row_b = spare
-            standings_b, power_b = _begin(game_b if game_b >= 0 else hi, seed, first_game, rules, deck, rng_b, stack_b,
-                                          prefix_b, hand_b, row_b)
+            buf_b, buf_r, reserve = _deck_for(game_b if game_b >= 0 else hi, buf_b, reserve, buf_r, seed, first_game,
+                                              units, full, rngs, prefixes, stack, stack_next)
+            standings_b, power_b = _begin(rules, prefixes[buf_b], hand_b, row_b)
             pos_b = starter_b = rounds_b = 0
             in_play_b = n * start
         else:
-            starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rng_b, stack_b, prefix_b, starter_b,
+            starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rngs[buf_b], stack, prefixes[buf_b], full, starter_b,
                                                       in_play_b, pos_b)
 
 
 def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_base, hand_stride, bits, out):
     """engine.play_chunk's games for a plain table (untraced, uncounted), with one set of scratch arrays."""
     n = int(rules[E.R_PLAYERS])
-    stack, prefix, hand, cnt, row_at, _ = E._scratch(deck, n)
-    stack_b, prefix_b, hand_b, _, row_at_b, _ = E._scratch(deck, n)  # (the second slot's)
+    units = np.left_shift(1, E.FIELD * deck)  # (each card as its packed count: _shuffle_units)
+    D = deck.shape[0]
+    # three buffers of a game's deck (its deal stream, the deal's stream only: no seat draws; its prefix sums): slot a's,
+    # slot b's and the reserve's (_deck_for)
+    rngs, prefixes = np.zeros((3, 2), dtype=np.uint64), np.empty((3, 2 * D + 1), dtype=np.int64)
+    hand, hand_b, row_at, row_at_b = (np.empty(n, dtype=np.int64) for _ in range(4))
+    cnt = np.empty((n, E.N_TYPES), dtype=np.int64)
+    stack, stack_next = np.empty(D, dtype=np.int64), np.empty(D, dtype=np.int64)  # (scratch of the shuffles)
     spare = np.empty(out.shape[1], dtype=np.int64)  # (the row of a slot's spare game)
-    rng, rng_b = np.zeros(2, dtype=np.uint64), np.zeros(2, dtype=np.uint64)  # the deal's stream only: no seat draws
-    run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, deck,
+    run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, units, np.int64(units.sum()),
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              rng, stack, prefix, hand, cnt, row_at, rng_b, stack_b, prefix_b, hand_b, row_at_b, spare, out)
+              rngs, prefixes, hand, cnt, row_at, hand_b, row_at_b, stack, stack_next, spare, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
