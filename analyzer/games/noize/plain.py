@@ -5,9 +5,10 @@ bidding, the events and the counting in the same function: there LLVM kept about
 invariants on the stack (callgrind: 64 instructions a seat dealt, 14 of them loads from the stack) and tested the flags
 at every seat. Here those are constants, the deal finds a seat's row of moves from offsets computed once per batch
 (`row_offsets`), the row is written once at the game's end (`_end`), the bidding is _plain_bidding's for two games at
-once (`_bid_two`), and the game is otherwise engine's own pieces (opening_deck, _settle, _shuffle, final_hands,
-power_columns, drama_lanes, drama.columns), so its result rows are engine.run's to the last column
-(tests/test_noize_plain.py plays the same games both ways, every column of rows filled with -7 first).
+once (`_bid_two`), the opening decks are shuffled two games at a time (`_shuffle_pair`: engine._shuffle's
+permutation and prefix sums), and the game is otherwise engine's own pieces (_settle, final_hands, power_columns,
+drama_lanes, drama.columns), so its result rows are engine.run's to the last column (tests/test_noize_plain.py plays
+the same games both ways, every column of rows filled with -7 first).
 
 Two games are in flight (run_plain): a round's bidding is a chain of loads, each waiting on the one before, and two
 games' chains bid side by side overlap (about 10% of a game's time). The eighth session's four games in flight, each
@@ -29,7 +30,8 @@ from analyzer.threads import run_in_blocks
 
 def applies(rules, par, seat_rows):
     """Whether a batch of these settings is plain: every seat has a row of tabulated moves (so it plays threshold and
-    avoids nothing) and never bluffs, and no decision is counted (analyzer profile)."""
+    avoids nothing) and never bluffs, no decision is counted (analyzer profile) and the deck is shuffled (not stacked:
+    tests)."""
     return (rules[E.R_COUNT] == 0 and rules[E.R_STACKED] == 0 and bool((seat_rows >= 0).all())
             and bool((par[:, E.TH_BLUFF] == 0.0).all()))
 
@@ -170,16 +172,18 @@ def _shuffle_pair(seed, game, units, full, rng, stack, prefix, rng_next, stack_n
 
 
 @njit(cache=True, inline="always")
-def _deck_for(game, buf, reserve, reserve_buf, seed, first_game, units, full, rngs, prefixes, stack, stack_next):
-    """Game `game`'s opening deck for a slot whose deck is in buffer `buf` (its deal stream rngs[buf], its prefix sums
-    prefixes[buf]): the reserve's buffer when the reserve holds that game, else shuffled with the next game's into the
-    reserve's (_shuffle_pair). The games are handed out in order (a spare game is game hi, and the reserve then holds
-    hi + 1 or hi), so every other game comes from the reserve. Returns the slot's buffer, the reserve's and the game
-    the reserve holds (-1: none)."""
+def _deck_for(game, buf, reserve, reserve_buf, seed, first_game, units, full, rngs, decks):
+    """Game `game`'s opening deck for a slot whose deck is in buffer `buf` (its deal stream rngs[buf]; decks[buf]: a
+    stack of D cards, then the prefix sums): the reserve's buffer when the reserve holds that game, else shuffled with
+    the next game's into the reserve's (_shuffle_pair). The games are handed out in order (a spare game is game hi),
+    so about every other game comes from the reserve. Returns the slot's buffer, the reserve's and the game the
+    reserve holds (-1: none). (The buffers' numbers swap, not arrays: a slot's arrays chosen at run time, as locals
+    that change in the loop, made the kernel 20% slower.)"""
     if game == reserve:
         return reserve_buf, buf, -1
-    _shuffle_pair(seed, first_game + game, units, full, rngs[buf], stack, prefixes[buf], rngs[reserve_buf],
-                  stack_next, prefixes[reserve_buf])
+    D = units.shape[0]
+    _shuffle_pair(seed, first_game + game, units, full, rngs[buf], decks[buf, :D], decks[buf, D:],
+                  rngs[reserve_buf], decks[reserve_buf, :D], decks[reserve_buf, D:])
     return buf, reserve_buf, game + 1
 
 
@@ -251,48 +255,48 @@ def _bid_two(flat, row_at_a, starter_a, row_at_b, starter_b, n):
 
 @njit(cache=True, _nrt=False, nogil=True)
 def run_plain(seed, first_game, lo, hi, rules, units, full, moves_flat, width, seat_base, hand_base, hand_stride, bits,
-              rngs, prefixes, hand, cnt, row_at, hand_b, row_at_b, stack, stack_next, spare, out):
+              rngs, decks, hand, cnt, row_at, hand_b, row_at_b, spare, out):
     """engine.run's games first_game + lo .. first_game + hi - 1 into out[lo:hi], for a plain table (`applies`).
 
-    Two games in flight, in slots a and b (each its own deal stream, stack, prefix sums, hands and rows of moves; b's
-    arrays are the `_b` ones): their rounds are dealt one after the other and bid together (_bid_two), so that their
+    Two games in flight, in slots a and b (each its own deck buffer, hands and rows of moves; b's arrays are the `_b`
+    ones, the deck buffers rows of rngs and decks, _deck_for): their rounds are dealt one after the other and bid together (_bid_two), so that their
     chains of look-ups overlap, and a slot whose game ends takes the next game (noize.c's kernel 2 keeps four). A
     slot with no game left plays a spare one (game hi, its row into `spare`, thrown away) until the other's game
     ends: at most one game more a block, and no second copy of the game's code for playing alone. A game's result
     depends only on its index, so the rows are those of one game at a time (tests/test_noize_plain.py). Each slot's
-    state is in named locals, not a tuple (5% faster). A game's start (`_begin`) and the house rule's shuffle
-    (`_reshuffle`) are calls: inlined at each of their places, every copy of the opening shuffle was LLVM's to
-    optimise again, and the kernel took 18 s of CPU to compile (4.7 s so, as fast: docs/performance.md)."""
+    state is in named locals, not a tuple (5% faster). The opening shuffles (`_shuffle_pair`), a game's start
+    (`_begin`) and the house rule's shuffle (`_reshuffle`) are calls: inlined at each of their places, every copy of
+    the opening shuffle was LLVM's to optimise again, and the kernel took 18 s of CPU to compile (about 5 s so, as
+    fast: docs/performance.md)."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
     shuffle_each_round = rules[E.R_SHUFFLE] != 0
     D = units.shape[0]
-    flat = prefixes.reshape(prefixes.size)  # (the slots' prefix sums read at an offset: a buffer's number times L)
+    flat = decks.reshape(decks.size)  # a slot's prefix sums, read at an offset: its buffer's number times S, plus D
+    S = decks.shape[1]
     if hi <= lo:
         return
-    L = 2 * D + 1  # (a buffer's prefix sums)
     game_a = lo
     row_a = out[game_a]
-    buf_a, buf_r, reserve = _deck_for(game_a, 0, -1, 2, seed, first_game, units, full, rngs, prefixes, stack,
-                                      stack_next)
-    standings_a, power_a = _begin(rules, prefixes[buf_a], hand, row_a)
+    buf_a, buf_r, reserve = _deck_for(game_a, 0, -1, 2, seed, first_game, units, full, rngs, decks)
+    standings_a, power_a = _begin(rules, decks[buf_a, D:], hand, row_a)
     pos_a = starter_a = rounds_a = 0
     in_play_a = n * start
     game_b = lo + 1 if lo + 1 < hi else -1  # (-1: a spare game)
     row_b = out[game_b] if game_b >= 0 else spare
     buf_b, buf_r, reserve = _deck_for(game_b if game_b >= 0 else hi, 1, reserve, buf_r, seed, first_game, units, full,
-                                      rngs, prefixes, stack, stack_next)
-    standings_b, power_b = _begin(rules, prefixes[buf_b], hand_b, row_b)
+                                      rngs, decks)
+    standings_b, power_b = _begin(rules, decks[buf_b, D:], hand_b, row_b)
     pos_b = starter_b = rounds_b = 0
     in_play_b = n * start
     next_game = lo + 2
     while True:
-        at_a = buf_a * L
+        at_a = buf_a * S + D
         cards_a = flat[E._u(at_a + pos_a + in_play_a)] - flat[E._u(at_a + pos_a)]
         pos_a = _deal_rows(n, D, pos_a, starter_a, in_play_a * width, bits, hand, flat, at_a, seat_base, hand_base,
                            hand_stride, row_at, moves_flat, width)
-        at_b = buf_b * L
+        at_b = buf_b * S + D
         cards_b = flat[E._u(at_b + pos_b + in_play_b)] - flat[E._u(at_b + pos_b)]
         pos_b = _deal_rows(n, D, pos_b, starter_b, in_play_b * width, bits, hand_b, flat, at_b, seat_base, hand_base,
                            hand_stride, row_at_b, moves_flat, width)
@@ -319,13 +323,13 @@ def run_plain(seed, first_game, lo, hi, rules, units, full, moves_flat, width, s
                 game_a = -1
                 row_a = spare
             buf_a, buf_r, reserve = _deck_for(game_a if game_a >= 0 else hi, buf_a, reserve, buf_r, seed, first_game,
-                                              units, full, rngs, prefixes, stack, stack_next)
-            standings_a, power_a = _begin(rules, prefixes[buf_a], hand, row_a)
+                                              units, full, rngs, decks)
+            standings_a, power_a = _begin(rules, decks[buf_a, D:], hand, row_a)
             pos_a = starter_a = rounds_a = 0
             in_play_a = n * start
         else:
-            starter_a, in_play_a, pos_a = _next_round(n, D, shuffle_each_round, rngs[buf_a], stack, prefixes[buf_a], full, starter_a,
-                                                      in_play_a, pos_a)
+            starter_a, in_play_a, pos_a = _next_round(n, D, shuffle_each_round, rngs[buf_a], decks[buf_a, :D],
+                                                      decks[buf_a, D:], full, starter_a, in_play_a, pos_a)
         if over_b:
             _end(n, hand_b, rounds_b, standings_b, power_b, row_b)
             if next_game < hi:
@@ -338,13 +342,13 @@ def run_plain(seed, first_game, lo, hi, rules, units, full, moves_flat, width, s
                 game_b = -1
                 row_b = spare
             buf_b, buf_r, reserve = _deck_for(game_b if game_b >= 0 else hi, buf_b, reserve, buf_r, seed, first_game,
-                                              units, full, rngs, prefixes, stack, stack_next)
-            standings_b, power_b = _begin(rules, prefixes[buf_b], hand_b, row_b)
+                                              units, full, rngs, decks)
+            standings_b, power_b = _begin(rules, decks[buf_b, D:], hand_b, row_b)
             pos_b = starter_b = rounds_b = 0
             in_play_b = n * start
         else:
-            starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rngs[buf_b], stack, prefixes[buf_b], full, starter_b,
-                                                      in_play_b, pos_b)
+            starter_b, in_play_b, pos_b = _next_round(n, D, shuffle_each_round, rngs[buf_b], decks[buf_b, :D],
+                                                      decks[buf_b, D:], full, starter_b, in_play_b, pos_b)
 
 
 def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_base, hand_stride, bits, out):
@@ -352,16 +356,15 @@ def play_chunk(seed, first_game, lo, hi, rules, deck, actions, seat_base, hand_b
     n = int(rules[E.R_PLAYERS])
     units = np.left_shift(1, E.FIELD * deck)  # (each card as its packed count: _shuffle_units)
     D = deck.shape[0]
-    # three buffers of a game's deck (its deal stream, the deal's stream only: no seat draws; its prefix sums): slot a's,
-    # slot b's and the reserve's (_deck_for)
-    rngs, prefixes = np.zeros((3, 2), dtype=np.uint64), np.empty((3, 2 * D + 1), dtype=np.int64)
+    # three buffers of a game's deck (_deck_for: slot a's, slot b's, the reserve's), each its deal stream (the deal's
+    # only: no seat draws) and a row of `decks`: a shuffle's scratch stack, then the prefix sums
+    rngs, decks = np.zeros((3, 2), dtype=np.uint64), np.empty((3, 3 * D + 1), dtype=np.int64)
     hand, hand_b, row_at, row_at_b = (np.empty(n, dtype=np.int64) for _ in range(4))
     cnt = np.empty((n, E.N_TYPES), dtype=np.int64)
-    stack, stack_next = np.empty(D, dtype=np.int64), np.empty(D, dtype=np.int64)  # (scratch of the shuffles)
     spare = np.empty(out.shape[1], dtype=np.int64)  # (the row of a slot's spare game)
     run_plain(np.uint64(seed), np.int64(first_game), np.int64(lo), np.int64(hi), rules, units, np.int64(units.sum()),
               actions.reshape(actions.size), np.int64(actions.shape[1]), seat_base, hand_base, hand_stride, bits,
-              rngs, prefixes, hand, cnt, row_at, hand_b, row_at_b, stack, stack_next, spare, out)
+              rngs, decks, hand, cnt, row_at, hand_b, row_at_b, spare, out)
 
 
 def batch(seed, first_game, rules, deck, pol, par, table, actions, seat_rows, first_hand, out):
