@@ -146,8 +146,9 @@ def _laps(prefix, D, full):
 def _shuffle_pair(seed, game, units, full, rng, stack, prefix, rng_next, stack_next, prefix_next):
     """The opening decks of games `game` and `game + 1` of the run keyed by seed (engine.opening_deck's prefix sums,
     each game's deal stream keyed as reset_streams keys it), their swaps in one loop: a swap's load often waits on a
-    recent swap's store to the same place (about 60 of the 150 ns a deck took alone), and two decks' swaps overlap
-    those waits (107 against 137 ns a deck, docs/performance.md). The stacks are scratch (_shuffle_units)."""
+    recent swap's store to the same place (about 60 of the 150 ns a deck took), and two decks' swaps overlap those
+    waits (timed alone: 107-132 ns a deck against 137 one at a time, docs/performance.md). The stacks are scratch
+    (_shuffle_units)."""
     D = units.shape[0]
     reset_streams(rng, seed, game)
     reset_streams(rng_next, seed, game + 1)
