@@ -122,8 +122,9 @@ def _end(n, hand, rounds, standings, power, out):
 @njit(cache=True, inline="always")
 def _shuffle_units(rng, stack, D, prefix, full):
     """engine._shuffle on a stack of packed units (a card of type t is 1 << FIELD * t: its count is added without a
-    shift), the same permutation and prefix sums. A card at i is not stored once its swap is done: no later swap reads
-    it, and the prefix sums hold the deck (_reshuffle reads the stack back from them)."""
+    shift), the same permutation and prefix sums: the house rule's shuffle (_reshuffle; the opening decks are shuffled
+    two at a time, _shuffle_pair, the same loop for two decks). A card at i is not stored once its swap is done: no
+    later swap reads it, and the prefix sums hold the deck (_reshuffle reads the stack back from them)."""
     swap_partners(rng, DEAL, D, prefix[D:])
     taken = 0  # packed counts of cards i .. D-1
     for i in range(D - 1, 0, -1):
