@@ -263,13 +263,13 @@ def run_plain(seed, first_game, lo, hi, rules, units, full, moves_flat, width, s
     Two games in flight, in slots a and b (each its own deck buffer, hands and rows of moves; b's arrays are the `_b`
     ones, the deck buffers rows of rngs and decks, _deck_for): their rounds are dealt one after the other and bid
     together (_bid_two), so that their chains of look-ups overlap, and a slot whose game ends takes the next game
-    (noize.c's kernel 2 keeps four). A slot with no game left plays a spare one (game hi, its row into `spare`,
-    thrown away) until the other's game ends: at most one game more a block, and no second copy of the game's code
-    for playing alone. A game's result depends only on its index, so the rows are those of one game at a time
-    (tests/test_noize_plain.py). Each slot's state is in named locals, not a tuple (5% faster). The opening shuffles (`_shuffle_pair`), a game's start
-    (`_begin`) and the house rule's shuffle (`_reshuffle`) are calls: inlined at each of their places, every copy of
-    the opening shuffle was LLVM's to optimise again, and the kernel took 18 s of CPU to compile (about 5 s so, as
-    fast: docs/performance.md)."""
+    (noize.c's kernel 2 keeps four). A slot with no game left plays a spare one (game hi, its row into `spare`, thrown
+    away) until the other's game ends: at most one game more a block, and no second copy of the game's code for playing
+    alone. A game's result depends only on its index, so the rows are those of one game at a time
+    (tests/test_noize_plain.py). Each slot's state is in named locals, not a tuple (5% faster). The opening shuffles
+    (`_shuffle_pair`), a game's start (`_begin`) and the house rule's shuffle (`_reshuffle`) are calls: inlined at each
+    of their places, every copy of the opening shuffle was LLVM's to optimise again, and the kernel took 18 s of CPU to
+    compile (about 5 s so, as fast: docs/performance.md)."""
     n = rules[E.R_PLAYERS]
     finish = rules[E.R_FINISH]
     start = rules[E.R_START]
